@@ -1,0 +1,112 @@
+-- group_auc: exact ROC AUC of every group (grouped formulation), with each group's weight.
+--
+-- Per group g: AUC_g = U_g / (P_g * N_g), U_g = sum over the group's positives of
+--   (negative weight with a lower score) + 1/2 (negative weight with an equal score),
+-- i.e. auc.sql run inside each group (ties count 1/2). A group with a single class has
+-- auc NULL (undefined). Rows whose label, score or group is NULL are excluded and counted;
+-- the NULL group, when present, is one row with auc NULL that only carries those counts.
+-- group_weight, from :group_weight:
+--   'impressions'  rows of the group, or its summed sample weights (the DIN paper's GAUC)
+--   'clicks'       positives of the group (summed sample weights)
+--   'uniform'      1 for every group
+--   'column'       the sum of the input column gw over the group's rows
+-- Reads sqlauc_input(label, label_value, score, weight, grp, gw); the cumulative sum runs over
+-- the distinct scores of a group, highest first, with an explicit ROWS frame (as in auc.sql:
+-- P_g * N_g - U_g = sum of pos_w * (neg_ge - neg_w / 2)).
+WITH per_score AS (
+    SELECT
+        grp,
+        score,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL AND grp IS NOT NULL THEN weight ELSE 0.0 END)
+            AS pos_w,
+        SUM(CASE WHEN label = 0 AND score IS NOT NULL AND grp IS NOT NULL THEN weight ELSE 0.0 END)
+            AS neg_w,
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL AND grp IS NOT NULL THEN gw END)
+            AS gw_sum,
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL AND grp IS NOT NULL THEN 1 ELSE 0 END)
+            AS n_used_rows,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL AND grp IS NOT NULL THEN 1 ELSE 0 END)
+            AS n_pos_rows,
+        COUNT(*) AS n_rows,
+        SUM(CASE WHEN label IS NULL OR score IS NULL OR grp IS NULL THEN 1 ELSE 0 END)
+            AS n_excluded,
+        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
+        SUM(CASE WHEN grp IS NULL THEN 1 ELSE 0 END) AS n_null_group,
+        SUM(
+            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            THEN 1 ELSE 0 END
+        ) AS n_nonfinite_score,
+        SUM(
+            CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
+            THEN 1 ELSE 0 END
+        ) AS n_bad_weight,
+        SUM(
+            CASE WHEN :group_weight = 'column'
+                AND (gw IS NULL OR NOT gw BETWEEN 0 AND 1.7976931348623157e308)
+            THEN 1 ELSE 0 END
+        ) AS n_bad_group_weight,
+        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    FROM sqlauc_input
+    WHERE weight IS NULL OR weight <> 0
+    GROUP BY grp, score
+),
+cumulative AS (
+    SELECT
+        *,
+        SUM(neg_w) OVER (
+            PARTITION BY grp
+            ORDER BY score DESC
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS neg_ge
+    FROM per_score
+),
+per_group AS (
+    SELECT
+        grp,
+        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
+        SUM(pos_w) AS positives,
+        SUM(neg_w) AS negatives,
+        SUM(gw_sum) AS gw_sum,
+        SUM(n_used_rows) AS n_used_rows,
+        SUM(n_pos_rows) AS n_pos_rows,
+        SUM(n_rows) AS n_rows,
+        SUM(n_excluded) AS n_excluded,
+        SUM(n_null_label) AS n_null_label,
+        SUM(n_null_score) AS n_null_score,
+        SUM(n_null_group) AS n_null_group,
+        SUM(n_nonfinite_score) AS n_nonfinite_score,
+        SUM(n_bad_weight) AS n_bad_weight,
+        SUM(n_bad_group_weight) AS n_bad_group_weight,
+        MIN(neg_label_min) AS neg_label_min,
+        MAX(neg_label_max) AS neg_label_max
+    FROM cumulative
+    GROUP BY grp
+)
+SELECT
+    grp,
+    CASE WHEN grp IS NOT NULL AND positives > 0 AND negatives > 0
+        THEN (positives * negatives - u_complement) / (positives * negatives)
+    END AS auc,
+    CASE
+        WHEN :group_weight = 'impressions' THEN positives + negatives
+        WHEN :group_weight = 'clicks' THEN positives
+        WHEN :group_weight = 'uniform' THEN 1.0
+        ELSE gw_sum
+    END AS group_weight,
+    positives,
+    negatives,
+    n_used_rows,
+    n_pos_rows,
+    n_rows,
+    n_excluded,
+    n_null_label,
+    n_null_score,
+    n_null_group,
+    n_nonfinite_score,
+    n_bad_weight,
+    n_bad_group_weight,
+    neg_label_min,
+    neg_label_max
+FROM per_group

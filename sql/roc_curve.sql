@@ -1,0 +1,120 @@
+-- roc_curve: the exact ROC curve, one point per distinct score (scikit-learn's contract).
+--
+-- Thresholds descend; point 0 is the origin (tp = fp = 0) whose threshold is +infinity,
+-- written as NULL here because not every engine has an infinite DOUBLE. At threshold t,
+--   tp = positive weight with score >= t,  fp = negative weight with score >= t,
+--   tpr = tp / P,  fpr = fp / N   (NULL when P or N is 0: the rate is undefined).
+-- The cumulative sums run over distinct scores with an explicit ROWS frame (deterministic).
+-- is_collinear marks a point lying on the straight line through its neighbours (an exact
+-- cross-product test on the counts, the origin included): dropping such points never changes
+-- the area. :drop_intermediate removes them; the first and last points are always kept.
+-- The origin row also carries the diagnostics (rows read, excluded, NaN scores, bad weights,
+-- negative label values seen); they are NULL on every other row.
+-- Reads sqlauc_input(label, label_value, score, weight) like auc.sql.
+WITH per_score AS (
+    SELECT
+        score,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS pos_w,
+        SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS neg_w,
+        COUNT(*) AS n_rows,
+        SUM(CASE WHEN label IS NULL OR score IS NULL THEN 1 ELSE 0 END) AS n_excluded,
+        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
+        SUM(
+            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            THEN 1 ELSE 0 END
+        ) AS n_nonfinite_score,
+        SUM(
+            CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
+            THEN 1 ELSE 0 END
+        ) AS n_bad_weight,
+        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    FROM sqlauc_input
+    WHERE weight IS NULL OR weight <> 0
+    GROUP BY score
+),
+totals AS (
+    SELECT
+        SUM(pos_w) AS positives,
+        SUM(neg_w) AS negatives,
+        SUM(n_rows) AS n_rows,
+        SUM(n_excluded) AS n_excluded,
+        SUM(n_null_label) AS n_null_label,
+        SUM(n_null_score) AS n_null_score,
+        SUM(n_nonfinite_score) AS n_nonfinite_score,
+        SUM(n_bad_weight) AS n_bad_weight,
+        MIN(neg_label_min) AS neg_label_min,
+        MAX(neg_label_max) AS neg_label_max
+    FROM per_score
+),
+points AS (
+    SELECT
+        ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
+        score AS threshold,
+        SUM(pos_w) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS tp,
+        SUM(neg_w) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS fp
+    FROM per_score
+    WHERE score IS NOT NULL AND pos_w + neg_w > 0
+),
+curve AS (
+    SELECT
+        0 AS point,
+        CAST(NULL AS DOUBLE) AS threshold,
+        CAST(0 AS DOUBLE) AS tp,
+        CAST(0 AS DOUBLE) AS fp,
+        TRUE AS is_origin
+    FROM totals
+    UNION ALL
+    SELECT
+        point,
+        threshold,
+        tp,
+        fp,
+        FALSE AS is_origin
+    FROM points
+),
+neighbours AS (
+    SELECT
+        *,
+        LAG(tp) OVER (ORDER BY point) AS prev_tp,
+        LAG(fp) OVER (ORDER BY point) AS prev_fp,
+        LEAD(tp) OVER (ORDER BY point) AS next_tp,
+        LEAD(fp) OVER (ORDER BY point) AS next_fp
+    FROM curve
+),
+flagged AS (
+    SELECT
+        *,
+        COALESCE(
+            (fp - prev_fp) * (next_tp - tp) = (tp - prev_tp) * (next_fp - fp),
+            FALSE
+        ) AS is_collinear
+    FROM neighbours
+)
+SELECT
+    flagged.point,
+    flagged.threshold,
+    CASE WHEN totals.negatives > 0 THEN flagged.fp / totals.negatives END AS fpr,
+    CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
+    flagged.tp,
+    flagged.fp,
+    flagged.is_collinear,
+    CASE WHEN flagged.is_origin THEN totals.positives END AS positives,
+    CASE WHEN flagged.is_origin THEN totals.negatives END AS negatives,
+    CASE WHEN flagged.is_origin THEN totals.n_rows END AS n_rows,
+    CASE WHEN flagged.is_origin THEN totals.n_excluded END AS n_excluded,
+    CASE WHEN flagged.is_origin THEN totals.n_null_label END AS n_null_label,
+    CASE WHEN flagged.is_origin THEN totals.n_null_score END AS n_null_score,
+    CASE WHEN flagged.is_origin THEN totals.n_nonfinite_score END AS n_nonfinite_score,
+    CASE WHEN flagged.is_origin THEN totals.n_bad_weight END AS n_bad_weight,
+    CASE WHEN flagged.is_origin THEN totals.neg_label_min END AS neg_label_min,
+    CASE WHEN flagged.is_origin THEN totals.neg_label_max END AS neg_label_max
+FROM flagged
+CROSS JOIN totals
+WHERE NOT (:drop_intermediate AND flagged.is_collinear)
+ORDER BY flagged.point

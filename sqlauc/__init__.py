@@ -1,0 +1,36 @@
+"""sqlauc: exact ROC AUC, ROC curves and GAUC computed inside the database.
+
+The metrics are computed by SQL that sqlauc generates from one template per metric
+(``sql/NAME.sql``), rendered by sqlglot for the engine's dialect; DuckDB is the embedded
+default.
+"""
+
+from sqlauc.errors import (
+    DataError,
+    ExcludedRowsWarning,
+    NotFoundError,
+    SqlaucError,
+    UndefinedMetricWarning,
+    UnsafeInputError,
+)
+from sqlauc.metrics import auc, gauc, group_auc, roc_curve, sql
+from sqlauc.results import Diagnostics, GAUCResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DataError",
+    "Diagnostics",
+    "ExcludedRowsWarning",
+    "GAUCResult",
+    "NotFoundError",
+    "SqlaucError",
+    "UndefinedMetricWarning",
+    "UnsafeInputError",
+    "__version__",
+    "auc",
+    "gauc",
+    "group_auc",
+    "roc_curve",
+    "sql",
+]

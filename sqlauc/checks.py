@@ -1,0 +1,126 @@
+"""Turn the diagnostics a metric query returned into errors and warnings (one style).
+
+Order: empty input -> NaN/inf scores -> bad weights -> more than two label values ->
+pos_label not among the labels -> (warnings) excluded NULL rows, a single class.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+from sqlglot import exp
+
+from sqlauc import render
+from sqlauc.engines.base import Engine
+from sqlauc.errors import DataError, ExcludedRowsWarning
+from sqlauc.planning import Plan
+from sqlauc.results import Diagnostics
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+#: With 0/1, -1/1 or boolean labels a missing class is the one-class case, not an error.
+_STANDARD_ENCODINGS = ({0, 1}, {-1, 1})
+#: How many distinct label values an error message lists.
+LABELS_LISTED = 20
+
+
+def stacklevel() -> int:
+    """The stack level of the first frame outside sqlauc (so warnings point at the caller)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    warnings.warn(message, category, stacklevel=stacklevel())
+
+
+def _labels_seen(plan: Plan, engine: Engine) -> list[Any]:
+    """List the distinct label values (error path only: a second, small query)."""
+    relation = plan.input_relation({"label_value"})
+    listing = (
+        exp.select("label_value")
+        .distinct()
+        .from_(relation.subquery("labels"))
+        .where(exp.column("label_value").is_(exp.null()).not_())
+        .order_by("label_value")
+        .limit(LABELS_LISTED + 1)
+    )
+    rows = engine.fetch(render.to_sql(listing, engine.dialect, pretty=False), plan.source)
+    return [r[0] for r in rows]
+
+
+def _format_labels(values: list[Any]) -> str:
+    shown = values[:LABELS_LISTED]
+    more = ", ..." if len(values) > LABELS_LISTED else ""
+    return "[" + ", ".join(repr(v) for v in shown) + more + "]"
+
+
+def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
+    """Raise for unusable data, warn for exclusions; return False when one class is present.
+
+    ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...).
+    """
+    options = plan.options
+    roles = plan.roles
+    source = plan.source.description
+    filtered = f" matching where={options.where!r}" if options.where else ""
+    if diag.n_rows == 0:
+        raise DataError(f"{source} has no rows{filtered}: {what} needs data")
+    if diag.n_nonfinite_score:
+        raise DataError(
+            f"score column {roles.score!r} has {diag.n_nonfinite_score} NaN or infinite "
+            f"value(s){filtered}; {what} needs finite scores (filter them with where=)"
+        )
+    if diag.n_bad_weight:
+        raise DataError(
+            f"weight column {roles.weight!r} has {diag.n_bad_weight} NULL, negative or "
+            "non-finite value(s); weights must be finite and >= 0"
+        )
+    if diag.n_bad_group_weight:
+        raise DataError(
+            f"group_weight column {roles.group_weight_column!r} has {diag.n_bad_group_weight} "
+            "NULL, negative or non-finite value(s); group weights must be finite and >= 0"
+        )
+    if diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max:
+        seen = _labels_seen(plan, engine)
+        raise DataError(
+            f"label column {roles.label!r} has more than two distinct values: "
+            f"{_format_labels(seen)}; sqlauc computes binary metrics (filter with where=, or "
+            "map the labels to two classes)"
+        )
+    negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
+    if diag.positives == 0 and negatives:
+        pos_value: Any = options.pos_label
+        if plan.label_kind == "number" and isinstance(pos_value, str):
+            pos_value = float(pos_value)
+        standard = plan.label_kind in ("number", "unknown") and any(
+            set(negatives) | {pos_value} <= allowed for allowed in _STANDARD_ENCODINGS
+        )
+        if plan.label_kind == "bool":
+            standard = True
+        if not standard:
+            raise DataError(
+                f"pos_label={options.pos_label!r} is not among the labels seen in column "
+                f"{roles.label!r}: {_format_labels(negatives)}; pass pos_label= one of them"
+            )
+    usable = diag.n_rows - diag.n_excluded
+    if usable == 0:
+        raise DataError(
+            f"{source} has {diag.n_rows} row(s){filtered} but none is usable: every row has a "
+            f"NULL label{', score or group' if roles.group else ' or score'}"
+        )
+    if diag.n_excluded:
+        parts = [f"{diag.n_null_label} with a NULL label", f"{diag.n_null_score} a NULL score"]
+        if roles.group is not None:
+            parts.append(f"{diag.n_null_group} a NULL group")
+        warn(
+            f"excluded {diag.n_excluded} of {diag.n_rows} rows ({', '.join(parts)})",
+            ExcludedRowsWarning,
+        )
+    return diag.positives > 0 and diag.negatives > 0

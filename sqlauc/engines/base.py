@@ -1,0 +1,32 @@
+"""The engine protocol: what sqlauc needs from a database."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from sqlauc.sources import Source
+
+
+class Engine(ABC):
+    """A connection sqlauc can run a rendered query on.
+
+    Adapters stay thin: a sqlglot dialect name, the columns of a relation, and "run this
+    SELECT, give me every row". They never close, reconfigure or write to the caller's
+    connection, and they drain every result.
+    """
+
+    #: The sqlglot dialect the engine speaks.
+    dialect: str
+
+    @abstractmethod
+    def columns(self, source: Source) -> list[tuple[str, str]]:
+        """``(name, type)`` of every column of ``source`` (reads no rows)."""
+
+    @abstractmethod
+    def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
+        """Run one SELECT that reads ``source`` and return all its rows."""
+
+    def can_sample(self) -> bool:
+        """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""
+        return False

@@ -1,0 +1,71 @@
+"""DuckDB: the embedded default engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+from sqlglot import exp
+
+from sqlauc.engines.base import Engine
+from sqlauc.errors import NotFoundError
+from sqlauc.sources import FRAME_NAME, Source
+
+
+def is_duckdb_connection(con: object) -> bool:
+    return isinstance(con, duckdb.DuckDBPyConnection)
+
+
+class DuckDBEngine(Engine):
+    """Runs on a ``duckdb.DuckDBPyConnection`` (the caller's or a private one)."""
+
+    dialect = "duckdb"
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def can_sample(self) -> bool:
+        return True
+
+    def _relation(self, source: Source) -> duckdb.DuckDBPyRelation:
+        frame = source.frame
+        if isinstance(frame, duckdb.DuckDBPyRelation):
+            return frame
+        module = type(frame).__module__.split(".")[0]
+        if module == "pandas":
+            return self.con.from_df(frame)
+        if module == "polars":
+            if hasattr(frame, "collect"):
+                frame = frame.collect()
+            return self.con.from_arrow(frame.to_arrow())
+        return self.con.from_arrow(frame)
+
+    def _run(self, sql: str, source: Source) -> tuple[list[str], list[str], list[tuple[Any, ...]]]:
+        """Run ``sql``; return column names, column types and every row (fully drained)."""
+        try:
+            if source.kind == "frame":
+                rel = self._relation(source).query(FRAME_NAME, sql)
+            else:
+                rel = self.con.sql(sql)
+            if rel is None:
+                return [], [], []
+            names = list(rel.columns)
+            kinds = [str(t) for t in rel.types]
+            return names, kinds, rel.fetchall()
+        except duckdb.CatalogException as err:
+            raise NotFoundError(f"{source.description} not found: {err}") from None
+        except duckdb.IOException as err:
+            if source.kind == "file":
+                raise NotFoundError(f"cannot read {source.description}: {err}") from None
+            raise
+
+    def columns(self, source: Source) -> list[tuple[str, str]]:
+        if source.kind == "frame":
+            rel = self._relation(source)
+            return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
+        probe = exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=self.dialect)
+        names, kinds, _ = self._run(probe, source)
+        return list(zip(names, kinds, strict=True))
+
+    def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
+        return self._run(sql, source)[2]

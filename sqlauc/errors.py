@@ -1,0 +1,34 @@
+"""The exceptions and warnings sqlauc raises.
+
+Every error is a :class:`SqlaucError` (a :class:`ValueError`), so ``except ValueError`` keeps
+working for callers that treat bad input generically; the subclasses say what went wrong.
+"""
+
+from __future__ import annotations
+
+
+class SqlaucError(ValueError):
+    """Base class of every error raised by sqlauc."""
+
+
+class NotFoundError(SqlaucError, LookupError):
+    """A table, file or column does not exist (the message names what does)."""
+
+
+class UnsafeInputError(SqlaucError):
+    """A name or ``where=`` filter was refused: it could change the shape of the query."""
+
+
+class DataError(SqlaucError):
+    """The data cannot give a metric: empty input, NaN scores, bad labels or weights."""
+
+
+class UndefinedMetricWarning(UserWarning):
+    """The metric is undefined (a single class present): the result is NaN.
+
+    Mirrors :class:`sklearn.exceptions.UndefinedMetricWarning`.
+    """
+
+
+class ExcludedRowsWarning(UserWarning):
+    """Rows with a NULL label, score or group were excluded from the metric (and counted)."""

@@ -1,0 +1,88 @@
+"""User-supplied names -> quoted sqlglot identifiers.
+
+This is the only place a table or column name given by the user becomes SQL. Names are never
+parsed as SQL: each part becomes an :func:`sqlglot.exp.to_identifier` with ``quoted=True``, so
+reserved words (``order``), spaces, quotes, semicolons, comment markers and unicode are just
+characters of a name, escaped by sqlglot in the target dialect's quoting style.
+
+Case rule: a quoted identifier matches exactly. When the relation's columns are known (every
+metric call, and ``sqlauc.sql`` with a connection), the user's column name is resolved to the
+column that exists — an exact match first, else the single case-insensitive match — and that
+exact spelling is quoted. Without a connection the name is quoted as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlglot import exp
+
+from sqlauc.errors import NotFoundError, UnsafeInputError
+
+TableName = str | Sequence[str]
+
+
+def _check_part(part: object, what: str) -> str:
+    if not isinstance(part, str):
+        raise TypeError(f"{what} must be a string, got {type(part).__name__}")
+    if part == "" or part.strip() == "":
+        raise UnsafeInputError(f"{what} is empty")
+    if "\x00" in part:
+        raise UnsafeInputError(f"{what} {part!r} contains a NUL character")
+    return part
+
+
+def quote(name: str, what: str = "name") -> exp.Identifier:
+    """Return ``name`` as a quoted identifier (never parsed as SQL)."""
+    return exp.to_identifier(_check_part(name, what), quoted=True)
+
+
+def table_parts(table: TableName) -> list[str]:
+    """Split a table name into its parts.
+
+    A string is split on dots: ``"t"``, ``"schema.t"``, ``"catalog.schema.t"``. A name that
+    itself contains a dot is given as a sequence of parts: ``("schema", "my.table")``.
+    """
+    parts = table.split(".") if isinstance(table, str) else list(table)
+    if not 1 <= len(parts) <= 3:
+        raise UnsafeInputError(
+            f"table name {table!r} must have 1 to 3 parts (table, schema.table or "
+            f"catalog.schema.table), got {len(parts)}"
+        )
+    return [_check_part(p, "table name part") for p in parts]
+
+
+def table(table: TableName) -> exp.Table:
+    """Return the table name as an ``exp.Table`` with every part quoted."""
+    parts = [quote(p, "table name part") for p in table_parts(table)]
+    name = parts[-1]
+    db = parts[-2] if len(parts) >= 2 else None
+    catalog = parts[-3] if len(parts) == 3 else None
+    return exp.Table(this=name, db=db, catalog=catalog)
+
+
+def resolve_column(name: str, available: Sequence[str], *, role: str, relation: str) -> str:
+    """Return the existing column that ``name`` designates, or raise naming the columns.
+
+    An exact match wins; otherwise a unique case-insensitive match is used.
+    """
+    _check_part(name, f"{role} column name")
+    if name in available:
+        return name
+    folded = [c for c in available if c.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    listing = ", ".join(repr(c) for c in available)
+    if len(folded) > 1:
+        raise NotFoundError(
+            f"{role} column {name!r} is ambiguous in {relation}: it matches {folded} "
+            "case-insensitively; give the exact spelling"
+        )
+    raise NotFoundError(
+        f"{role} column {name!r} not found in {relation}; the columns are: {listing}"
+    )
+
+
+def column(name: str) -> exp.Column:
+    """Return a quoted, unqualified column reference."""
+    return exp.Column(this=quote(name, "column name"))

@@ -1,0 +1,142 @@
+"""The only place user names become the ``sqlauc_input`` relation.
+
+``sqlauc_input`` is the fixed relation every template reads::
+
+    label        1 = positive (the value equals pos_label), 0 = any other value, NULL = NULL
+    label_value  the raw label value (diagnostics: which values were seen)
+    score        CAST(score AS DOUBLE)
+    weight       CAST(weight AS DOUBLE), or 1.0 when unweighted
+    grp          the group column (group metrics only)
+    gw           CAST(group weight column AS DOUBLE) (group_weight=<column> only)
+
+built as one SELECT over the source (a quoted table, a file reader, a DataFrame) with the
+whitelisted ``where=`` filter. Only the columns a template reads are built.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sqlauc.errors import DataError
+from sqlauc.identifiers import column
+
+LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
+
+_DOUBLE = exp.DataType.build("DOUBLE")
+
+PosLabel = int | float | str | bool
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The resolved column names of one call (exact spellings)."""
+
+    label: str
+    score: str
+    weight: str | None = None
+    group: str | None = None
+    group_weight_column: str | None = None
+
+
+def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Expr:
+    """The literal that a positive label equals, typed to match the label column."""
+    if isinstance(pos_label, float) and math.isnan(pos_label):
+        raise DataError("pos_label must not be NaN")
+    if kind == "bool":
+        if pos_label in (True, 1) and not isinstance(pos_label, str):
+            return exp.Boolean(this=True)
+        if pos_label in (False, 0) and not isinstance(pos_label, str):
+            return exp.Boolean(this=False)
+        if isinstance(pos_label, str) and pos_label.strip().lower() in ("true", "false"):
+            return exp.Boolean(this=pos_label.strip().lower() == "true")
+        raise DataError(
+            f"pos_label={pos_label!r} cannot match the boolean label column {label_name!r}; "
+            "use pos_label=True or False"
+        )
+    if kind == "number" or (kind == "unknown" and not isinstance(pos_label, str)):
+        if isinstance(pos_label, bool):
+            return exp.Literal.number(int(pos_label))
+        if isinstance(pos_label, (int, float)):
+            return exp.Literal.number(pos_label)
+        try:
+            value = float(pos_label)
+        except ValueError:
+            raise DataError(
+                f"pos_label={pos_label!r} cannot match the numeric label column "
+                f"{label_name!r}; give a number"
+            ) from None
+        return exp.Literal.number(int(value) if value.is_integer() else value)
+    return exp.Literal.string(str(pos_label))
+
+
+def _as_double(name: str) -> exp.Expr:
+    return exp.Cast(this=column(name), to=_DOUBLE.copy())
+
+
+def build(
+    source: exp.Expr,
+    roles: Roles,
+    positive: exp.Expr,
+    where: exp.Expr | None,
+    needed: Iterable[str],
+) -> exp.Select:
+    """Build ``sqlauc_input`` as a SELECT over ``source``.
+
+    Parameters
+    ----------
+    source : sqlglot.exp.Expr
+        What to read: an ``exp.Table`` (quoted name or file-reading table function).
+    roles : Roles
+        The exact column names to read.
+    positive : sqlglot.exp.Expr
+        The literal a positive label equals (from :func:`pos_literal`).
+    where : sqlglot.exp.Expr or None
+        The whitelisted filter (from :func:`sqlauc.filters.parse_filter`).
+    needed : iterable of str
+        The input columns the template reads.
+    """
+    needed = set(needed)
+    label_col = column(roles.label)
+    projections: list[exp.Expr] = []
+    if "label" in needed:
+        label = exp.Case(
+            ifs=[
+                exp.If(this=exp.Is(this=label_col.copy(), expression=exp.Null()), true=exp.Null()),
+                exp.If(
+                    this=exp.EQ(this=label_col.copy(), expression=positive.copy()),
+                    true=exp.Literal.number(1),
+                ),
+            ],
+            default=exp.Literal.number(0),
+        )
+        projections.append(exp.alias_(label, "label"))
+    if "label_value" in needed:
+        projections.append(exp.alias_(label_col.copy(), "label_value"))
+    if "score" in needed:
+        projections.append(exp.alias_(_as_double(roles.score), "score"))
+    if "weight" in needed:
+        weight = (
+            _as_double(roles.weight)
+            if roles.weight is not None
+            else exp.Cast(this=exp.Literal.number(1), to=_DOUBLE.copy())
+        )
+        projections.append(exp.alias_(weight, "weight"))
+    if "grp" in needed:
+        if roles.group is None:
+            raise ValueError("this metric needs a group column")
+        projections.append(exp.alias_(column(roles.group), "grp"))
+    if "gw" in needed:
+        gw = (
+            _as_double(roles.group_weight_column)
+            if roles.group_weight_column is not None
+            else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
+        )
+        projections.append(exp.alias_(gw, "gw"))
+    select = exp.Select(expressions=projections).from_(source.copy())
+    if where is not None:
+        select = select.where(where.copy())
+    return select

@@ -1,0 +1,471 @@
+"""The public metric functions: validate -> build input -> render -> run -> shape.
+
+Every function takes the data first (``con``, ``table``) and options keyword-only, runs exactly
+one SELECT for the metric (plus, on DuckDB with ``method="auto"``, a ``LIMIT``-ed sample of the
+scores), and returns numbers computed by that SQL. :func:`sqlauc.sql` returns the same query.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import pandas as pd
+
+from sqlauc import checks, planning
+from sqlauc.engines import open_engine
+from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.identifiers import TableName
+from sqlauc.inputs import PosLabel
+from sqlauc.results import Diagnostics, GAUCResult
+from sqlauc.sources import resolve
+
+Method = Literal["auto", "grouped", "rank"]
+Table = Any  # a table name (str or tuple of parts), a path, or a DataFrame
+
+
+def _evaluate(
+    con: Any, table: Table, options: planning.Options, what: str
+) -> tuple[planning.Plan, list[dict[str, Any]], Diagnostics, bool]:
+    source = resolve(table)
+    with open_engine(con) as engine:
+        plan = planning.plan(options, source, engine=engine)
+        rows = planning.run(plan, engine)
+        diag_row = _diagnostics_row(plan, rows)
+        diag = Diagnostics.from_row(diag_row)
+        defined = checks.check(diag, plan, engine, what=what)
+    return plan, rows, diag, defined
+
+
+def _diagnostics_row(plan: planning.Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    if plan.options.metric == "group_auc":
+        total: dict[str, Any] = {}
+        for row in rows:
+            for key, value in row.items():
+                if key.startswith("n_") or key in ("positives", "negatives"):
+                    total[key] = (total.get(key) or 0) + (value or 0)
+        mins = [r["neg_label_min"] for r in rows if r["neg_label_min"] is not None]
+        maxs = [r["neg_label_max"] for r in rows if r["neg_label_max"] is not None]
+        total["neg_label_min"] = min(mins) if mins else None
+        total["neg_label_max"] = max(maxs) if maxs else None
+        return total
+    return rows[0]
+
+
+def auc(
+    con: Any,
+    table: Table,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+) -> float:
+    """Exact area under the ROC curve, computed in the database.
+
+    AUC is the Mann-Whitney statistic with tie-averaged ranks::
+
+        AUC = (sum of the positives' ranks - P (P + 1) / 2) / (P * N)
+
+    with weighted counts when ``weight`` is given: the share of (positive, negative) pairs
+    ordered correctly, a tied pair counting 1/2. It equals the trapezoidal area under the ROC
+    curve over distinct thresholds, i.e. :func:`sklearn.metrics.roc_auc_score`.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection or None
+        The connection to run on; ``None`` uses a private in-memory DuckDB.
+    table : str, tuple of str, path or DataFrame
+        A table or view (``"t"``, ``"schema.t"``, ``"catalog.schema.t"``), a Parquet/CSV file
+        or glob, or a pandas/polars/pyarrow frame.
+    label, score : str
+        Column names. Labels: ``pos_label`` is the positive class, any other non-NULL value is
+        negative; more than two distinct values is an error.
+    weight : str, optional
+        Sample-weight column (finite, >= 0). Zero-weight rows behave exactly like absent rows.
+    pos_label : int, float, str or bool, default 1
+        The positive label. Must be among string labels; with 0/1, -1/1 or boolean labels a
+        missing class is the single-class case.
+    where : str, optional
+        A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
+        comments or unknown functions).
+    method : {"auto", "grouped", "rank"}, default "auto"
+        The SQL formulation. ``"grouped"`` (one row per distinct score, then a cumulative sum)
+        is fastest with tied scores; ``"rank"`` (RANK and CUME_DIST over rows, unweighted only)
+        with nearly distinct scores. ``"auto"`` samples 100k scores on DuckDB to choose, and
+        uses ``"grouped"`` elsewhere. Both give the same number.
+
+    Returns
+    -------
+    float
+        The AUC; NaN, with an :class:`~sqlauc.UndefinedMetricWarning`, when only one class is
+        present.
+
+    Raises
+    ------
+    sqlauc.NotFoundError
+        A missing table, file or column (the message lists the columns).
+    sqlauc.DataError
+        No rows (after ``where``), NaN/infinite scores, NULL/negative weights, more than two
+        label values, or a ``pos_label`` that is not among string labels.
+    sqlauc.UnsafeInputError
+        A refused ``where`` filter or name.
+
+    Notes
+    -----
+    Rows with a NULL label or score are excluded and counted (an
+    :class:`~sqlauc.ExcludedRowsWarning` says how many). pandas' NaN is pandas' missing
+    value: DuckDB reads NaN in a pandas float column as NULL, so such rows are excluded and
+    counted; a NaN stored in a table or file is an error.
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> sqlauc.auc(None, df)
+    0.75
+    >>> sqlauc.auc(None, df.assign(score=[0.1, 0.4, 0.4, 0.8]))  # a tie counts 1/2
+    0.875
+    """
+    options = planning.Options(
+        "auc",
+        label=label,
+        score=score,
+        weight=weight,
+        pos_label=pos_label,
+        where=where,
+        method=method,
+    )
+    _, rows, _, defined = _evaluate(con, table, options, "ROC AUC")
+    if not defined:
+        checks.warn(
+            "Only one class is present in the labels: ROC AUC is not defined in that case "
+            "(returning NaN).",
+            UndefinedMetricWarning,
+        )
+        return math.nan
+    return float(rows[0]["auc"])
+
+
+def roc_curve(
+    con: Any,
+    table: Table,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    drop_intermediate: bool = True,
+) -> pd.DataFrame:
+    """The exact ROC curve, one point per distinct score, computed in the database.
+
+    Follows :func:`sklearn.metrics.roc_curve`: thresholds descend, the first row is
+    ``threshold=+inf`` at ``(fpr, tpr) = (0, 0)``; at each threshold ``t``,
+    ``tp``/``fp`` are the weighted counts of positives/negatives with ``score >= t``,
+    ``tpr = tp / P`` and ``fpr = fp / N``.
+
+    Parameters
+    ----------
+    con, table, label, score, weight, pos_label, where
+        As in :func:`auc`.
+    drop_intermediate : bool, default True
+        Drop exactly the points collinear with their neighbours (an exact cross-product test
+        on the counts, applied with the (0, 0) point in place). Such points never change the
+        area; the first and last points are always kept. With False, the points equal
+        ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``threshold, fpr, tpr, tp, fp`` (float64), thresholds descending.
+        With a single class the undefined rate is NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`.
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> sqlauc.roc_curve(None, df)
+       threshold  fpr  tpr   tp   fp
+    0        inf  0.0  0.0  0.0  0.0
+    1       0.80  0.0  0.5  1.0  0.0
+    2       0.40  0.5  0.5  1.0  1.0
+    3       0.35  0.5  1.0  2.0  1.0
+    4       0.10  1.0  1.0  2.0  2.0
+    """
+    options = planning.Options(
+        "roc_curve",
+        label=label,
+        score=score,
+        weight=weight,
+        pos_label=pos_label,
+        where=where,
+        drop_intermediate=drop_intermediate,
+    )
+    _, rows, diag, defined = _evaluate(con, table, options, "the ROC curve")
+    frame = pd.DataFrame(
+        {
+            "threshold": [math.inf if r["threshold"] is None else r["threshold"] for r in rows],
+            "fpr": [r["fpr"] for r in rows],
+            "tpr": [r["tpr"] for r in rows],
+            "tp": [r["tp"] for r in rows],
+            "fp": [r["fp"] for r in rows],
+        },
+        dtype="float64",
+    )
+    if not defined:
+        missing = "positive" if diag.positives == 0 else "negative"
+        rate = "true" if missing == "positive" else "false"
+        checks.warn(
+            f"No {missing} samples in the labels: the {rate} positive rate is meaningless (NaN).",
+            UndefinedMetricWarning,
+        )
+    return frame
+
+
+def group_auc(
+    con: Any,
+    table: Table,
+    *,
+    group: str,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    group_weight: str = "impressions",
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+) -> pd.DataFrame:
+    """The exact ROC AUC of every group (the table behind :func:`gauc`).
+
+    Parameters
+    ----------
+    group : str
+        The column defining the groups (e.g. a user id). Rows whose group is NULL are
+        excluded and counted.
+    con, table, label, score, weight, pos_label, where, method
+        As in :func:`auc`.
+    group_weight : str, default "impressions"
+        The weight each group gets in :func:`gauc`, reported here: ``"impressions"`` (rows,
+        or summed sample weights), ``"clicks"`` (positives), ``"uniform"`` (1), or the name
+        of a column summed over the group.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per non-NULL group, sorted by group, with columns ``<group>, auc,
+        group_weight, positives, negatives, n_rows``. ``auc`` is NaN for a single-class
+        group (one :class:`~sqlauc.UndefinedMetricWarning` says how many).
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"user": ["a"] * 4 + ["b"] * 4,
+    ...                    "label": [1, 1, 0, 0] * 2,
+    ...                    "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]})
+    >>> sqlauc.group_auc(None, df, group="user")[["user", "auc", "group_weight"]]
+      user  auc  group_weight
+    0    a  1.0           4.0
+    1    b  1.0           4.0
+    """
+    options = planning.Options(
+        "group_auc",
+        label=label,
+        score=score,
+        weight=weight,
+        pos_label=pos_label,
+        where=where,
+        method=method,
+        group=group,
+        group_weight=group_weight,
+    )
+    plan, rows, _, _ = _evaluate(con, table, options, "group AUC")
+    kept = [r for r in rows if r["grp"] is not None]
+    name = plan.roles.group or group
+    frame = pd.DataFrame(
+        {
+            name: [r["grp"] for r in kept],
+            "auc": pd.array([r["auc"] for r in kept], dtype="float64"),
+            "group_weight": pd.array([r["group_weight"] for r in kept], dtype="float64"),
+            "positives": pd.array([r["positives"] for r in kept], dtype="float64"),
+            "negatives": pd.array([r["negatives"] for r in kept], dtype="float64"),
+            "n_rows": pd.array([r["n_used_rows"] for r in kept], dtype="int64"),
+        }
+    )
+    frame = frame.sort_values(name, kind="stable", ignore_index=True)
+    undefined = int(frame["auc"].isna().sum())
+    if undefined:
+        checks.warn(
+            f"{undefined} of {len(frame)} groups have a single class: their AUC is not "
+            "defined (NaN).",
+            UndefinedMetricWarning,
+        )
+    return frame
+
+
+def gauc(
+    con: Any,
+    table: Table,
+    *,
+    group: str,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    group_weight: str = "impressions",
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+) -> GAUCResult:
+    """Group AUC: the weighted mean of per-group AUCs, computed in the database.
+
+    ::
+
+        GAUC = sum_g w_g * AUC_g / sum_g w_g
+
+    over the groups that have both classes; single-class groups are skipped and counted.
+    Each ``AUC_g`` is exact (tie-averaged ranks, as :func:`auc`).
+
+    Parameters
+    ----------
+    group : str
+        The column defining the groups (e.g. a user id); NULL groups are excluded and counted.
+    group_weight : str, default "impressions"
+        ``w_g``: ``"impressions"`` (the group's rows, or summed sample weights: the DIN
+        paper's definition), ``"clicks"`` (its positives, weighted), ``"uniform"`` (1 per
+        group), or the name of a column summed over the group's rows.
+    con, table, label, score, weight, pos_label, where, method
+        As in :func:`auc`.
+
+    Returns
+    -------
+    GAUCResult
+        ``gauc``, ``groups_used``, ``groups_skipped``, ``rows_share``, ``positives_share``
+        and the diagnostics. ``gauc`` is NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`, when no group has both classes.
+
+    Examples
+    --------
+    Two users whose items are each ranked perfectly, although pooled AUC is only 0.75:
+
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"user": ["a"] * 4 + ["b"] * 4,
+    ...                    "label": [1, 1, 0, 0] * 2,
+    ...                    "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]})
+    >>> sqlauc.gauc(None, df, group="user").gauc
+    1.0
+    >>> sqlauc.auc(None, df)
+    0.75
+    """
+    options = planning.Options(
+        "gauc",
+        label=label,
+        score=score,
+        weight=weight,
+        pos_label=pos_label,
+        where=where,
+        method=method,
+        group=group,
+        group_weight=group_weight,
+    )
+    _, rows, diag, _ = _evaluate(con, table, options, "GAUC")
+    row = rows[0]
+    used = int(row["groups_used"] or 0)
+    value = math.nan if row["gauc"] is None else float(row["gauc"])
+    if used == 0 or math.isnan(value):
+        checks.warn(
+            "No group has both classes (or the used groups weigh 0): GAUC is not defined "
+            "(returning NaN).",
+            UndefinedMetricWarning,
+        )
+    return GAUCResult(
+        gauc=value,
+        groups_used=used,
+        groups_skipped=int(row["groups_skipped"] or 0),
+        rows_share=math.nan if row["rows_share"] is None else float(row["rows_share"]),
+        positives_share=(
+            math.nan if row["positives_share"] is None else float(row["positives_share"])
+        ),
+        group_weight=group_weight,
+        rows_excluded=diag.n_excluded,
+        diagnostics=diag,
+    )
+
+
+def sql(
+    metric: str,
+    table: Table | TableName,
+    *,
+    con: Any = None,
+    dialect: str | None = None,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+    group: str | None = None,
+    group_weight: str = "impressions",
+    drop_intermediate: bool = True,
+) -> str:
+    """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
+
+    Parameters
+    ----------
+    metric : {"auc", "roc_curve", "gauc", "group_auc"}
+        The metric.
+    table : str, tuple of str, path or DataFrame
+        As in :func:`auc`.
+    con : connection, optional
+        With a connection, the relation's columns are read (no rows) and names resolve to
+        their exact spelling, as in the metric call; with ``method="auto"`` the formulation is
+        chosen from a sample as the metric call would. The result is then exactly the query
+        the metric runs. Without one, names are quoted as given and ``method="auto"`` renders
+        the grouped formulation.
+    dialect : str, default "duckdb"
+        Any sqlglot dialect name (``"postgres"``, ``"bigquery"``, ``"snowflake"``, ...);
+        with a connection, the connection's dialect.
+    label, score, weight, pos_label, where, method, group, group_weight, drop_intermediate
+        As in the metric functions.
+
+    Returns
+    -------
+    str
+        One SELECT statement. The ROC query returns ``threshold`` NULL for the (0, 0) point
+        (+infinity) and the diagnostics on that row; metrics return their diagnostics
+        columns (rows read, excluded, NaN scores, bad weights) beside the value.
+
+    Examples
+    --------
+    >>> import sqlauc
+    >>> print(sqlauc.sql("auc", "events", label="clicked", score="p", dialect="bigquery"))
+    ... # doctest: +ELLIPSIS
+    WITH sqlauc_input AS (
+      SELECT
+        CASE WHEN `clicked` IS NULL THEN NULL WHEN `clicked` = 1 THEN 1 ELSE 0 END AS label,
+    ...
+    """
+    options = planning.Options(
+        metric,
+        label=label,
+        score=score,
+        weight=weight,
+        pos_label=pos_label,
+        where=where,
+        method=method,
+        group=group,
+        group_weight=group_weight,
+        drop_intermediate=drop_intermediate,
+    )
+    source = resolve(table)
+    needs_engine = con is not None or source.kind in ("file", "frame")
+    if needs_engine:
+        if con is None and dialect not in (None, "duckdb"):
+            raise ValueError(
+                f"{source.description} is read by DuckDB; dialect={dialect!r} needs a table name"
+            )
+        with open_engine(con) as engine:
+            return planning.plan(options, source, engine=engine, dialect=dialect).sql
+    return planning.plan(options, source, engine=None, dialect=dialect).sql

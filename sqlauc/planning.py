@@ -1,0 +1,258 @@
+"""Validate options and turn one metric call into the exact SQL it runs.
+
+``plan()`` is shared by the metric functions and :func:`sqlauc.sql`, so what a metric runs and
+what ``sql()`` returns are the same query: validate options -> read the relation's columns ->
+resolve names and types -> parse the filter -> pick the formulation -> build ``sqlauc_input``
+-> compose the template -> render for the engine's dialect.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from sqlauc import filters, inputs, render, templates
+from sqlauc.engines.base import Engine
+from sqlauc.errors import DataError, UnsafeInputError
+from sqlauc.identifiers import resolve_column
+from sqlauc.sources import Source
+
+METRICS = ("auc", "roc_curve", "gauc", "group_auc")
+METHODS = ("auto", "grouped", "rank")
+GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+
+#: method="auto" samples this many rows to measure how tied the scores are.
+SAMPLE_ROWS = 100_000
+#: ... and uses the rank formulation when at least this share of sampled scores is distinct
+#: and the sample is at least SAMPLE_MIN_ROWS rows (small inputs are instant either way).
+RANK_MIN_DISTINCT_SHARE = 0.5
+SAMPLE_MIN_ROWS = 20_000
+
+_TEMPLATES = {
+    ("auc", "grouped"): "auc",
+    ("auc", "rank"): "auc_rank",
+    ("group_auc", "grouped"): "group_auc",
+    ("group_auc", "rank"): "group_auc_rank",
+    ("gauc", "grouped"): "gauc",
+    ("gauc", "rank"): "gauc",
+    ("roc_curve", "grouped"): "roc_curve",
+}
+
+_NUMBER = re.compile(
+    r"^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?\d*|INT\d+|U?HUGEINT|FLOAT\d*|DOUBLE|REAL|DECIMAL.*|"
+    r"NUMERIC.*|U(TINY|SMALL|BIG)?INT|UINTEGER|UBIGINT|USMALLINT|UTINYINT|UHUGEINT)$"
+)
+_STRING = re.compile(r"^(VARCHAR.*|TEXT|STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID)$")
+
+
+def type_kind(type_name: str) -> str:
+    """Classify an engine type name: ``bool``, ``number``, ``string`` or ``other``."""
+    upper = type_name.strip().upper()
+    if upper in ("BOOLEAN", "BOOL"):
+        return "bool"
+    if _NUMBER.match(upper):
+        return "number"
+    if _STRING.match(upper):
+        return "string"
+    return "other"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The validated options of one metric call."""
+
+    metric: str
+    label: str = "label"
+    score: str = "score"
+    weight: str | None = None
+    pos_label: inputs.PosLabel = 1
+    where: str | None = None
+    method: str = "auto"
+    group: str | None = None
+    group_weight: str = "impressions"
+    drop_intermediate: bool = True
+
+    def __post_init__(self) -> None:
+        if self.metric not in METRICS:
+            raise ValueError(f"unknown metric {self.metric!r}; the metrics are {list(METRICS)}")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {list(METHODS)}, got {self.method!r}")
+        if self.method == "rank" and self.weight is not None:
+            raise ValueError("method='rank' needs unweighted input; use method='grouped'")
+        if self.method == "rank" and self.metric == "roc_curve":
+            raise ValueError("roc_curve has a single formulation; leave method='auto'")
+        if self.metric in ("gauc", "group_auc") and self.group is None:
+            raise TypeError(f"{self.metric}() needs group= (the column that defines the groups)")
+        if not isinstance(self.group_weight, str):
+            raise TypeError("group_weight must be 'impressions', 'clicks', 'uniform' or a column")
+        if not isinstance(self.drop_intermediate, bool):
+            raise TypeError("drop_intermediate must be True or False")
+        if isinstance(self.pos_label, (list, tuple, dict, set)) or self.pos_label is None:
+            raise TypeError(f"pos_label must be a single value, got {self.pos_label!r}")
+
+
+@dataclass
+class Plan:
+    """One metric call, resolved: the SQL to run and what is needed to read its answer."""
+
+    options: Options
+    source: Source
+    dialect: str
+    method: str
+    template: str
+    tree: exp.Select
+    sql: str
+    roles: inputs.Roles
+    label_kind: str
+    output_columns: list[str] = field(default_factory=list)
+
+    def input_relation(self, needed: set[str]) -> exp.Select:
+        """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
+        return inputs.build(self.source.relation, self.roles, self._positive, self._where, needed)
+
+    _positive: exp.Expr = field(default_factory=exp.Null)
+    _where: exp.Expr | None = None
+
+
+def _roles(options: Options, columns: list[str] | None, relation: str) -> inputs.Roles:
+    def pick(name: str | None, role: str) -> str | None:
+        if name is None:
+            return None
+        if columns is None:
+            if not isinstance(name, str) or not name.strip():
+                raise UnsafeInputError(f"{role} column name is empty")
+            return name
+        return resolve_column(name, columns, role=role, relation=relation)
+
+    gw_column = None if options.group_weight in GROUP_WEIGHTS else options.group_weight
+    label = pick(options.label, "label")
+    score = pick(options.score, "score")
+    assert label is not None and score is not None
+    return inputs.Roles(
+        label=label,
+        score=score,
+        weight=pick(options.weight, "weight"),
+        group=pick(options.group, "group"),
+        group_weight_column=pick(gw_column, "group_weight"),
+    )
+
+
+def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> None:
+    for role, name in (
+        ("score", roles.score),
+        ("weight", roles.weight),
+        ("group_weight", roles.group_weight_column),
+    ):
+        if name is None:
+            continue
+        kind = type_kind(kinds[name])
+        if kind not in ("number", "bool"):
+            raise DataError(
+                f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
+            )
+
+
+def _sampled_method(engine: Engine, source: Source, score_input: exp.Select) -> str:
+    """Pick the formulation from how tied a small sample of the scores is."""
+    sample = exp.select(
+        exp.Count(this=exp.Distinct(expressions=[exp.column("score")])).as_("n_distinct"),
+        exp.Count(this=exp.column("score")).as_("n"),
+    ).from_(score_input.limit(SAMPLE_ROWS).subquery("sample"))
+    row = engine.fetch(render.to_sql(sample, engine.dialect, pretty=False), source)[0]
+    n_distinct, n = int(row[0] or 0), int(row[1] or 0)
+    if n >= SAMPLE_MIN_ROWS and n_distinct >= RANK_MIN_DISTINCT_SHARE * n:
+        return "rank"
+    return "grouped"
+
+
+def plan(
+    options: Options,
+    source: Source,
+    *,
+    engine: Engine | None,
+    dialect: str | None = None,
+) -> Plan:
+    """Resolve one metric call into its SQL.
+
+    With an ``engine``, the relation's columns are read (no rows) so that names resolve to the
+    exact existing spelling, types are checked and ``method="auto"`` can sample. Without one
+    (``sqlauc.sql`` for a warehouse you are not connected to), names are quoted as given and
+    ``method="auto"`` renders the grouped formulation.
+    """
+    target = engine.dialect if engine is not None else (dialect or "duckdb")
+    if engine is not None and dialect is not None and dialect != engine.dialect:
+        raise ValueError(
+            f"dialect={dialect!r} differs from the connection's dialect {engine.dialect!r}"
+        )
+    columns: list[str] | None = None
+    kinds: dict[str, str] = {}
+    if engine is not None:
+        described = engine.columns(source)
+        columns = [name for name, _ in described]
+        kinds = dict(described)
+    roles = _roles(options, columns, source.description)
+    label_kind = "unknown"
+    if engine is not None:
+        _check_types(roles, kinds, source.description)
+        label_kind = type_kind(kinds[roles.label])
+    where = (
+        filters.parse_filter(
+            options.where, dialect=target, columns=columns, relation=source.description
+        )
+        if options.where is not None
+        else None
+    )
+    positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
+
+    method = options.method
+    if options.metric == "roc_curve":
+        method = "grouped"
+    elif method == "auto":
+        if engine is not None and engine.can_sample() and roles.weight is None:
+            score_input = inputs.build(source.relation, roles, positive, where, {"score"})
+            method = _sampled_method(engine, source, score_input)
+        else:
+            method = "grouped"
+
+    template = _TEMPLATES[(options.metric, method)]
+    relations: dict[str, str] = {}
+    needed = templates.input_columns(template)
+    if options.metric == "gauc":
+        provider = _TEMPLATES[("group_auc", method)]
+        relations["group_auc"] = provider
+        needed |= templates.input_columns(provider)
+    needed &= {"label", "label_value", "score", "weight", "grp", "gw"}
+    input_relation = inputs.build(source.relation, roles, positive, where, needed)
+    params: dict[str, render.Param] = {}
+    if options.metric == "roc_curve":
+        params["drop_intermediate"] = options.drop_intermediate
+    if options.metric in ("gauc", "group_auc"):
+        params["group_weight"] = (
+            options.group_weight if options.group_weight in GROUP_WEIGHTS else "column"
+        )
+    tree = render.compose(template, input_relation, params, relations)
+    sql = render.to_sql(tree, target)
+    result = Plan(
+        options=options,
+        source=source,
+        dialect=target,
+        method=method,
+        template=template,
+        tree=tree,
+        sql=sql,
+        roles=roles,
+        label_kind=label_kind,
+        output_columns=[e.alias_or_name for e in tree.expressions],
+    )
+    result._positive = positive
+    result._where = where
+    return result
+
+
+def run(plan_: Plan, engine: Engine) -> list[dict[str, Any]]:
+    """Run a plan's SQL and return its rows as dicts keyed by output column (by position)."""
+    rows = engine.fetch(plan_.sql, plan_.source)
+    return [dict(zip(plan_.output_columns, row, strict=True)) for row in rows]

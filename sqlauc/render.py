@@ -1,0 +1,92 @@
+"""Template + input relation -> SQL text for a dialect.
+
+The input relation (built by :mod:`sqlauc.inputs`) becomes the first CTE, ``sqlauc_input``;
+a template that reads another template's relation (``gauc`` reads ``group_auc``) gets that
+template's CTEs flattened in before its own. Parameters written ``:name`` in a template are
+replaced by literals (never by user text). The tree is rendered once, with comments off and
+``unsupported_level=RAISE`` so a construct a dialect cannot express is an error, not a silently
+different query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel
+
+from sqlauc import templates
+
+INPUT_RELATION = "sqlauc_input"
+
+Param = bool | str | int | float
+
+
+def _literal(value: Param) -> exp.Expr:
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if isinstance(value, (int, float)):
+        return exp.Literal.number(value)
+    return exp.Literal.string(value)
+
+
+def _fill_parameters(tree: exp.Expr, params: Mapping[str, Param]) -> exp.Expr:
+    def replace(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Placeholder):
+            if node.name not in params:
+                raise KeyError(f"template parameter :{node.name} was not given")
+            return _literal(params[node.name])
+        return node
+
+    return tree.transform(replace, copy=False)
+
+
+def compose(
+    name: str,
+    input_relation: exp.Select,
+    params: Mapping[str, Param] | None = None,
+    relations: Mapping[str, str] | None = None,
+) -> exp.Select:
+    """Build the full query tree of template ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The template (``sql/NAME.sql``).
+    input_relation : sqlglot.exp.Select
+        The ``sqlauc_input`` relation.
+    params : mapping, optional
+        Values for the template's ``:name`` parameters.
+    relations : mapping, optional
+        Relation name read by the template -> the template that provides it, e.g.
+        ``{"group_auc": "group_auc_rank"}``.
+    """
+    params = dict(params or {})
+    relations = dict(relations or {})
+    ctes: list[exp.CTE] = [
+        exp.CTE(this=input_relation, alias=exp.TableAlias(this=exp.to_identifier(INPUT_RELATION)))
+    ]
+    for relation, provider in relations.items():
+        sub = templates.parse(provider)
+        sub_with = sub.args.get("with_")
+        if sub_with is not None:
+            ctes.extend(sub_with.expressions)
+            sub.set("with_", None)
+        ctes.append(exp.CTE(this=sub, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+    main = templates.parse(name)
+    main_with = main.args.get("with_")
+    if main_with is not None:
+        ctes.extend(main_with.expressions)
+    main.set("with_", exp.With(expressions=ctes))
+    _fill_parameters(main, params)
+    return main
+
+
+def to_sql(tree: exp.Expr, dialect: str, *, pretty: bool = True) -> str:
+    """Render a query tree in ``dialect`` (comments off, unsupported constructs raise)."""
+    return tree.sql(
+        dialect=dialect,
+        pretty=pretty,
+        comments=False,
+        unsupported_level=ErrorLevel.RAISE,
+    )

@@ -1,0 +1,114 @@
+"""Result objects and DataFrame shaping."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+def _count(value: Any) -> int:
+    return 0 if value is None else int(value)
+
+
+def _number(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What the metric query saw, returned by the same query as the metric (one scan).
+
+    Attributes
+    ----------
+    n_rows : int
+        Rows read (after ``where=``; zero-weight rows are dropped as if absent).
+    n_excluded : int
+        Rows left out because their label, score (or group) is NULL.
+    n_null_label, n_null_score, n_null_group : int
+        The NULL counts behind ``n_excluded`` (a row may count in several).
+    n_nonfinite_score : int
+        Scores that are NaN or infinite (an error).
+    n_bad_weight, n_bad_group_weight : int
+        NULL, negative or non-finite weights (an error).
+    positives, negatives : float
+        Weighted class totals over the rows used.
+    neg_label_min, neg_label_max : object
+        The smallest and largest negative label value seen (equal when there is one).
+    """
+
+    n_rows: int
+    n_excluded: int
+    n_null_label: int
+    n_null_score: int
+    n_null_group: int
+    n_nonfinite_score: int
+    n_bad_weight: int
+    n_bad_group_weight: int
+    positives: float
+    negatives: float
+    neg_label_min: Any
+    neg_label_max: Any
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Diagnostics:
+        return cls(
+            n_rows=_count(row.get("n_rows")),
+            n_excluded=_count(row.get("n_excluded")),
+            n_null_label=_count(row.get("n_null_label")),
+            n_null_score=_count(row.get("n_null_score")),
+            n_null_group=_count(row.get("n_null_group")),
+            n_nonfinite_score=_count(row.get("n_nonfinite_score")),
+            n_bad_weight=_count(row.get("n_bad_weight")),
+            n_bad_group_weight=_count(row.get("n_bad_group_weight")),
+            positives=_number(row.get("positives")) if row.get("positives") is not None else 0.0,
+            negatives=_number(row.get("negatives")) if row.get("negatives") is not None else 0.0,
+            neg_label_min=row.get("neg_label_min"),
+            neg_label_max=row.get("neg_label_max"),
+        )
+
+
+@dataclass(frozen=True)
+class GAUCResult:
+    """The result of :func:`sqlauc.gauc`.
+
+    Attributes
+    ----------
+    gauc : float
+        ``sum_g w_g * AUC_g / sum_g w_g`` over the groups with both classes (NaN if none).
+    groups_used : int
+        Groups with both classes, which enter the mean.
+    groups_skipped : int
+        Groups with a single class (their AUC is undefined).
+    rows_share : float
+        Share of the usable rows that lie in the groups used.
+    positives_share : float
+        Share of the positive rows that lie in the groups used.
+    group_weight : str
+        The weighting: ``"impressions"``, ``"clicks"``, ``"uniform"`` or a column name.
+    rows_excluded : int
+        Rows left out for a NULL label, score or group (see ``diagnostics``).
+    diagnostics : Diagnostics
+        Everything else the query counted.
+    """
+
+    gauc: float
+    groups_used: int
+    groups_skipped: int
+    rows_share: float
+    positives_share: float
+    group_weight: str
+    rows_excluded: int
+    diagnostics: Diagnostics
+
+    def __float__(self) -> float:
+        return self.gauc
+
+    def __str__(self) -> str:
+        return (
+            f"GAUC {self.gauc:.6f} over {self.groups_used} groups "
+            f"({self.groups_skipped} single-class groups skipped; "
+            f"{self.rows_share:.1%} of rows, {self.positives_share:.1%} of positives covered; "
+            f"group_weight={self.group_weight!r})"
+        )

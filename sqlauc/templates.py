@@ -1,0 +1,62 @@
+"""Find, read, parse and cache the SQL templates (``sql/NAME.sql``).
+
+The templates are the single source of truth for every metric's SQL. They live in the
+top-level ``sql/`` folder of a checkout and are copied into the wheel as ``sqlauc/sql/``; this
+module looks in the installed package first, then in the checkout. Each template is one DuckDB
+``SELECT`` that reads the relation ``sqlauc_input`` (and, for ``gauc``, ``group_auc``).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+
+#: The dialect every template is written in.
+TEMPLATE_DIALECT = "duckdb"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def template_dir() -> Path:
+    """Return the folder holding the ``.sql`` templates (wheel or checkout)."""
+    for candidate in (_PACKAGE_DIR / "sql", _PACKAGE_DIR.parent / "sql"):
+        if (candidate / "auc.sql").is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"sqlauc's SQL templates are missing: looked in {_PACKAGE_DIR / 'sql'} and "
+        f"{_PACKAGE_DIR.parent / 'sql'}"
+    )
+
+
+def names() -> list[str]:
+    """The names of the available templates."""
+    return sorted(p.stem for p in template_dir().glob("*.sql"))
+
+
+def text(name: str) -> str:
+    """Return the raw text of template ``name``."""
+    path = template_dir() / f"{name}.sql"
+    if not path.is_file():
+        raise KeyError(f"no SQL template named {name!r}; the templates are: {names()}")
+    return path.read_text(encoding="utf-8")
+
+
+@functools.cache
+def _parsed(name: str) -> exp.Select:
+    tree = sqlglot.parse_one(text(name), read=TEMPLATE_DIALECT)
+    if not isinstance(tree, exp.Select):
+        raise TypeError(f"template {name}.sql must be a single SELECT")
+    return tree
+
+
+def parse(name: str) -> exp.Select:
+    """Return a fresh copy of template ``name`` parsed as a sqlglot tree."""
+    return _parsed(name).copy()
+
+
+def input_columns(name: str) -> set[str]:
+    """The ``sqlauc_input`` columns a template may read (used to build only those)."""
+    return {c.name for c in _parsed(name).find_all(exp.Column)}
