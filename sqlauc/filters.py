@@ -156,8 +156,7 @@ def parse_filter(
     parsed = [s for s in statements if s is not None]
     if len(parsed) != 1:
         raise UnsafeInputError(
-            f"where={text!r} must be exactly one boolean expression, got {len(parsed)} "
-            "statements"
+            f"where={text!r} must be exactly one boolean expression, got {len(parsed)} statements"
         )
     condition: exp.Expr = parsed[0]
     top: exp.Expr = condition.unnest() if isinstance(condition, exp.Paren) else condition

@@ -8,7 +8,7 @@ import duckdb
 from sqlglot import exp
 
 from sqlauc.engines.base import Engine
-from sqlauc.errors import NotFoundError
+from sqlauc.errors import NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source
 
 
@@ -57,6 +57,14 @@ class DuckDBEngine(Engine):
         except duckdb.IOException as err:
             if source.kind == "file":
                 raise NotFoundError(f"cannot read {source.description}: {err}") from None
+            raise
+        except duckdb.Error as err:
+            if type(err).__name__ == "ResourceInUseException":
+                raise SqlaucError(
+                    "the DuckDB connection has an unfinished result from an earlier execute(); "
+                    "fetch it to the end (e.g. fetchall()) before calling sqlauc — sqlauc does "
+                    "not abort a result it did not start"
+                ) from None
             raise
 
     def columns(self, source: Source) -> list[tuple[str, str]]:
