@@ -20,16 +20,10 @@
 WITH per_score AS (
     SELECT
         score,
-        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS pos_w,
-        SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS neg_w,
+        SUM(label * weight) AS labelled_pos_w,
+        SUM((1 - label) * weight) AS labelled_neg_w,
         COUNT(*) AS n_rows,
-        SUM(CASE WHEN label IS NULL OR score IS NULL THEN 1 ELSE 0 END) AS n_excluded,
-        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
-        SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
-            THEN 1 ELSE 0 END
-        ) AS n_nonfinite_score,
+        COUNT(label) AS n_labelled,
         SUM(
             CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
             THEN 1 ELSE 0 END
@@ -40,13 +34,21 @@ WITH per_score AS (
     WHERE weight IS NULL OR weight <> 0
     GROUP BY score
 ),
+scored AS (
+    -- the NULL score, when present, is one group: its rows are excluded, not ranked
+    SELECT
+        *,
+        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_pos_w, 0.0) END AS pos_w,
+        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_neg_w, 0.0) END AS neg_w
+    FROM per_score
+),
 cumulative AS (
     SELECT
         *,
         SUM(neg_w) OVER (
             ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS neg_ge
-    FROM per_score
+    FROM scored
 ),
 totals AS (
     SELECT
@@ -54,10 +56,13 @@ totals AS (
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         SUM(n_rows) AS n_rows,
-        SUM(n_excluded) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(n_null_score) AS n_null_score,
-        SUM(n_nonfinite_score) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_rows - n_labelled END) AS n_excluded,
+        SUM(n_rows - n_labelled) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+        SUM(
+            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            THEN n_rows ELSE 0 END
+        ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max

@@ -2,11 +2,12 @@
 --
 -- Same number as auc.sql (Mann-Whitney U with tie-averaged ranks, ties count 1/2), computed
 -- without grouping: it is faster than grouping when scores are nearly all distinct.
--- Over the usable rows sorted by score (rows with a NULL label or score sort last — the
--- first sort key is `usable_score IS NULL` — so they never change a usable row's rank):
---   RANK()      = 1 + (rows with a lower score)           -- lowest rank of the tie
---   CUME_DIST() * n_all = rows with a lower or equal score  -- highest rank of the tie
--- so the tie-averaged rank of a row is (RANK() + n_all * CUME_DIST()) / 2 and
+-- used_label is the label of a row that has both a label and a score (NULL otherwise). Over all
+-- rows sorted by (used_label IS NULL, score) — the unusable rows sort last, so they never
+-- change a usable row's rank —
+--   RANK()               = 1 + (usable rows with a lower score)     lowest rank of the tie
+--   n_all * CUME_DIST()  = usable rows with a lower or equal score   highest rank of the tie
+-- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
 --   U = sum over positives of the averaged rank - P (P + 1) / 2,   AUC = U / (P * N).
 -- Ranking functions take no window frame, so there is no frame over tied rows to get wrong.
 -- Reads sqlauc_input(label, label_value, score, weight) like auc.sql; weight must be 1.
@@ -16,30 +17,27 @@ WITH ranked AS (
         label_value,
         score,
         weight,
-        RANK() OVER (ORDER BY usable_score IS NULL, usable_score) AS rank_low,
-        CUME_DIST() OVER (ORDER BY usable_score IS NULL, usable_score) AS share_le
+        used_label,
+        RANK() OVER (ORDER BY used_label IS NULL, score) AS rank_low,
+        CUME_DIST() OVER (ORDER BY used_label IS NULL, score) AS share_le
     FROM (
         SELECT
             *,
-            CASE WHEN label IS NOT NULL THEN score END AS usable_score
+            CASE WHEN score IS NOT NULL THEN label END AS used_label
         FROM sqlauc_input
-    ) AS with_usable_score
+    ) AS usable
 ),
 totals AS (
     SELECT
-        CAST(SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN rank_low ELSE 0 END) AS DOUBLE)
-            AS rank_low_sum,
-        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN share_le ELSE 0.0 END)
-            AS share_le_sum,
+        CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
+        SUM(used_label * share_le) AS share_le_sum,
         CAST(COUNT(*) AS DOUBLE) AS n_all,
-        CAST(SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS positives,
-        CAST(SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS negatives,
+        CAST(SUM(used_label) AS DOUBLE) AS positives,
+        CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
         COUNT(*) AS n_rows,
-        SUM(CASE WHEN label IS NULL OR score IS NULL THEN 1 ELSE 0 END) AS n_excluded,
-        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
+        COUNT(*) - COUNT(used_label) AS n_excluded,
+        COUNT(*) - COUNT(label) AS n_null_label,
+        COUNT(*) - COUNT(score) AS n_null_score,
         SUM(
             CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
             THEN 1 ELSE 0 END

@@ -17,26 +17,12 @@ WITH per_score AS (
     SELECT
         grp,
         score,
-        SUM(CASE WHEN label = 1 AND score IS NOT NULL AND grp IS NOT NULL THEN weight ELSE 0.0 END)
-            AS pos_w,
-        SUM(CASE WHEN label = 0 AND score IS NOT NULL AND grp IS NOT NULL THEN weight ELSE 0.0 END)
-            AS neg_w,
-        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL AND grp IS NOT NULL THEN gw END)
-            AS gw_sum,
-        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL AND grp IS NOT NULL THEN 1 ELSE 0 END)
-            AS n_used_rows,
-        SUM(CASE WHEN label = 1 AND score IS NOT NULL AND grp IS NOT NULL THEN 1 ELSE 0 END)
-            AS n_pos_rows,
+        SUM(label * weight) AS labelled_pos_w,
+        SUM((1 - label) * weight) AS labelled_neg_w,
+        SUM(CASE WHEN label IS NOT NULL THEN gw END) AS labelled_gw,
+        SUM(label) AS n_pos_rows,
+        COUNT(label) AS n_labelled,
         COUNT(*) AS n_rows,
-        SUM(CASE WHEN label IS NULL OR score IS NULL OR grp IS NULL THEN 1 ELSE 0 END)
-            AS n_excluded,
-        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN grp IS NULL THEN 1 ELSE 0 END) AS n_null_group,
-        SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
-            THEN 1 ELSE 0 END
-        ) AS n_nonfinite_score,
         SUM(
             CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
             THEN 1 ELSE 0 END
@@ -52,6 +38,17 @@ WITH per_score AS (
     WHERE weight IS NULL OR weight <> 0
     GROUP BY grp, score
 ),
+scored AS (
+    -- rows with a NULL score or group are excluded, not ranked
+    SELECT
+        *,
+        score IS NOT NULL AND grp IS NOT NULL AS usable,
+        CASE WHEN score IS NOT NULL AND grp IS NOT NULL
+            THEN COALESCE(labelled_pos_w, 0.0) ELSE 0.0 END AS pos_w,
+        CASE WHEN score IS NOT NULL AND grp IS NOT NULL
+            THEN COALESCE(labelled_neg_w, 0.0) ELSE 0.0 END AS neg_w
+    FROM per_score
+),
 cumulative AS (
     SELECT
         *,
@@ -60,7 +57,7 @@ cumulative AS (
             ORDER BY score DESC
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS neg_ge
-    FROM per_score
+    FROM scored
 ),
 per_group AS (
     SELECT
@@ -68,15 +65,18 @@ per_group AS (
         SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
-        SUM(gw_sum) AS gw_sum,
-        SUM(n_used_rows) AS n_used_rows,
-        SUM(n_pos_rows) AS n_pos_rows,
+        SUM(CASE WHEN usable THEN labelled_gw END) AS gw_sum,
+        SUM(CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_used_rows,
+        SUM(CASE WHEN usable THEN COALESCE(n_pos_rows, 0) ELSE 0 END) AS n_pos_rows,
         SUM(n_rows) AS n_rows,
-        SUM(n_excluded) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(n_null_score) AS n_null_score,
-        SUM(n_null_group) AS n_null_group,
-        SUM(n_nonfinite_score) AS n_nonfinite_score,
+        SUM(CASE WHEN usable THEN n_rows - n_labelled ELSE n_rows END) AS n_excluded,
+        SUM(n_rows - n_labelled) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+        SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
+        SUM(
+            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            THEN n_rows ELSE 0 END
+        ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         SUM(n_bad_group_weight) AS n_bad_group_weight,
         MIN(neg_label_min) AS neg_label_min,

@@ -1,7 +1,8 @@
 -- group_auc_rank: exact ROC AUC of every group, rank-over-rows formulation (unweighted only).
 --
--- The same numbers as group_auc.sql, computed like auc_rank.sql inside each group: over the
--- group's rows sorted by score (rows with a NULL label, score or group sort last),
+-- The same numbers as group_auc.sql, computed like auc_rank.sql inside each group:
+-- used_label is the label of a row with a label, a score and a group (NULL otherwise); over the
+-- group's rows sorted by (used_label IS NULL, score) — unusable rows sort last —
 --   tie-averaged rank = (RANK() + n_group * CUME_DIST()) / 2,
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
@@ -13,39 +14,33 @@ WITH ranked AS (
         label,
         label_value,
         score,
-        usable_score,
         weight,
         gw,
-        RANK() OVER (PARTITION BY grp ORDER BY usable_score IS NULL, usable_score) AS rank_low,
-        CUME_DIST() OVER (PARTITION BY grp ORDER BY usable_score IS NULL, usable_score) AS share_le
+        used_label,
+        RANK() OVER (PARTITION BY grp ORDER BY used_label IS NULL, score) AS rank_low,
+        CUME_DIST() OVER (PARTITION BY grp ORDER BY used_label IS NULL, score) AS share_le
     FROM (
         SELECT
             *,
-            CASE WHEN label IS NOT NULL AND grp IS NOT NULL THEN score END AS usable_score
+            CASE WHEN score IS NOT NULL AND grp IS NOT NULL THEN label END AS used_label
         FROM sqlauc_input
-    ) AS with_usable_score
+    ) AS usable
 ),
 per_group AS (
     SELECT
         grp,
-        CAST(SUM(CASE WHEN label = 1 AND usable_score IS NOT NULL THEN rank_low ELSE 0 END) AS DOUBLE)
-            AS rank_low_sum,
-        SUM(CASE WHEN label = 1 AND usable_score IS NOT NULL THEN share_le ELSE 0.0 END)
-            AS share_le_sum,
+        CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
+        SUM(used_label * share_le) AS share_le_sum,
         CAST(COUNT(*) AS DOUBLE) AS n_all,
-        CAST(SUM(CASE WHEN label = 1 AND usable_score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS positives,
-        CAST(SUM(CASE WHEN label = 0 AND usable_score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS negatives,
-        SUM(CASE WHEN usable_score IS NOT NULL THEN gw END) AS gw_sum,
-        SUM(CASE WHEN usable_score IS NOT NULL THEN 1 ELSE 0 END) AS n_used_rows,
-        SUM(CASE WHEN label = 1 AND usable_score IS NOT NULL THEN 1 ELSE 0 END) AS n_pos_rows,
+        CAST(SUM(used_label) AS DOUBLE) AS positives,
+        CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
+        SUM(CASE WHEN used_label IS NOT NULL THEN gw END) AS gw_sum,
+        COUNT(used_label) AS n_used_rows,
+        SUM(used_label) AS n_pos_rows,
         COUNT(*) AS n_rows,
-        SUM(CASE WHEN label IS NULL OR score IS NULL OR grp IS NULL THEN 1 ELSE 0 END)
-            AS n_excluded,
-        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN grp IS NULL THEN 1 ELSE 0 END) AS n_null_group,
+        COUNT(*) - COUNT(used_label) AS n_excluded,
+        COUNT(*) - COUNT(label) AS n_null_label,
+        COUNT(*) - COUNT(score) AS n_null_score,
         SUM(
             CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
             THEN 1 ELSE 0 END
@@ -81,7 +76,7 @@ SELECT
     n_excluded,
     n_null_label,
     n_null_score,
-    n_null_group,
+    CASE WHEN grp IS NULL THEN n_rows ELSE 0 END AS n_null_group,
     n_nonfinite_score,
     n_bad_weight,
     n_bad_group_weight,

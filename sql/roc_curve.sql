@@ -14,16 +14,10 @@
 WITH per_score AS (
     SELECT
         score,
-        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS pos_w,
-        SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN weight ELSE 0.0 END) AS neg_w,
+        SUM(label * weight) AS labelled_pos_w,
+        SUM((1 - label) * weight) AS labelled_neg_w,
         COUNT(*) AS n_rows,
-        SUM(CASE WHEN label IS NULL OR score IS NULL THEN 1 ELSE 0 END) AS n_excluded,
-        SUM(CASE WHEN label IS NULL THEN 1 ELSE 0 END) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END) AS n_null_score,
-        SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
-            THEN 1 ELSE 0 END
-        ) AS n_nonfinite_score,
+        COUNT(label) AS n_labelled,
         SUM(
             CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
             THEN 1 ELSE 0 END
@@ -34,21 +28,33 @@ WITH per_score AS (
     WHERE weight IS NULL OR weight <> 0
     GROUP BY score
 ),
+scored AS (
+    -- the NULL score, when present, is one group: its rows are excluded, not thresholds
+    SELECT
+        *,
+        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_pos_w, 0.0) END AS pos_w,
+        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_neg_w, 0.0) END AS neg_w
+    FROM per_score
+),
 totals AS (
     SELECT
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         SUM(n_rows) AS n_rows,
-        SUM(n_excluded) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(n_null_score) AS n_null_score,
-        SUM(n_nonfinite_score) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_rows - n_labelled END) AS n_excluded,
+        SUM(n_rows - n_labelled) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+        SUM(
+            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            THEN n_rows ELSE 0 END
+        ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max
-    FROM per_score
+    FROM scored
 ),
 points AS (
+    -- one sort: cumulative counts and the next point's increments share ORDER BY score DESC
     SELECT
         ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
         score AS threshold,
@@ -57,16 +63,24 @@ points AS (
         ) AS tp,
         SUM(neg_w) OVER (
             ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS fp
-    FROM per_score
+        ) AS fp,
+        pos_w,
+        neg_w,
+        LEAD(pos_w) OVER (ORDER BY score DESC) AS next_pos_w,
+        LEAD(neg_w) OVER (ORDER BY score DESC) AS next_neg_w
+    FROM scored
     WHERE score IS NOT NULL AND pos_w + neg_w > 0
 ),
-curve AS (
+flagged AS (
+    -- a point is collinear with its neighbours when the step into it, (neg_w, pos_w), and the
+    -- step out of it, (next_neg_w, next_pos_w), point the same way (cross product 0); the
+    -- step into the first point comes from the origin. The last point has no next: kept.
     SELECT
         0 AS point,
         CAST(NULL AS DOUBLE) AS threshold,
         CAST(0 AS DOUBLE) AS tp,
         CAST(0 AS DOUBLE) AS fp,
+        FALSE AS is_collinear,
         TRUE AS is_origin
     FROM totals
     UNION ALL
@@ -75,26 +89,9 @@ curve AS (
         threshold,
         tp,
         fp,
+        COALESCE(neg_w * next_pos_w = pos_w * next_neg_w, FALSE) AS is_collinear,
         FALSE AS is_origin
     FROM points
-),
-neighbours AS (
-    SELECT
-        *,
-        LAG(tp) OVER (ORDER BY point) AS prev_tp,
-        LAG(fp) OVER (ORDER BY point) AS prev_fp,
-        LEAD(tp) OVER (ORDER BY point) AS next_tp,
-        LEAD(fp) OVER (ORDER BY point) AS next_fp
-    FROM curve
-),
-flagged AS (
-    SELECT
-        *,
-        COALESCE(
-            (fp - prev_fp) * (next_tp - tp) = (tp - prev_tp) * (next_fp - fp),
-            FALSE
-        ) AS is_collinear
-    FROM neighbours
 )
 SELECT
     flagged.point,

@@ -25,16 +25,27 @@ Table = Any  # a table name (str or tuple of parts), a path, or a DataFrame
 
 
 def _evaluate(
-    con: Any, table: Table, options: planning.Options, what: str
-) -> tuple[planning.Plan, list[dict[str, Any]], Diagnostics, bool]:
+    con: Any, table: Table, options: planning.Options, what: str, *, frame: bool = False
+) -> tuple[planning.Plan, Any, Diagnostics, bool]:
+    """Plan and run one metric; return the plan, its result, diagnostics and definedness.
+
+    The result is a list of row dicts, or a DataFrame with ``frame=True`` (a ROC curve can
+    have millions of points). The diagnostics come from the same query.
+    """
     source = resolve(table)
     with open_engine(con) as engine:
         plan = planning.plan(options, source, engine=engine)
-        rows = planning.run(plan, engine)
-        diag_row = _diagnostics_row(plan, rows)
+        result: Any
+        if frame:
+            result = planning.run_frame(plan, engine)
+            first = result.iloc[0].to_dict() if len(result) else {}
+            diag_row = {k: (None if pd.isna(v) else v) for k, v in first.items()}
+        else:
+            result = planning.run(plan, engine)
+            diag_row = _diagnostics_row(plan, result)
         diag = Diagnostics.from_row(diag_row)
         defined = checks.check(diag, plan, engine, what=what)
-    return plan, rows, diag, defined
+    return plan, result, diag, defined
 
 
 def _diagnostics_row(plan: planning.Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -205,17 +216,11 @@ def roc_curve(
         where=where,
         drop_intermediate=drop_intermediate,
     )
-    _, rows, diag, defined = _evaluate(con, table, options, "the ROC curve")
-    frame = pd.DataFrame(
-        {
-            "threshold": [math.inf if r["threshold"] is None else r["threshold"] for r in rows],
-            "fpr": [r["fpr"] for r in rows],
-            "tpr": [r["tpr"] for r in rows],
-            "tp": [r["tp"] for r in rows],
-            "fp": [r["fp"] for r in rows],
-        },
-        dtype="float64",
-    )
+    _, result, diag, defined = _evaluate(con, table, options, "the ROC curve", frame=True)
+    columns = ["threshold", "fpr", "tpr", "tp", "fp"]
+    frame = result[columns].astype("float64").reset_index(drop=True)
+    # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE)
+    frame.loc[0, "threshold"] = math.inf
     if not defined:
         missing = "positive" if diag.positives == 0 else "negative"
         rate = "true" if missing == "positive" else "false"

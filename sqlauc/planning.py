@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
 from sqlglot import exp
 
 from sqlauc import filters, inputs, render, templates
@@ -256,3 +257,10 @@ def run(plan_: Plan, engine: Engine) -> list[dict[str, Any]]:
     """Run a plan's SQL and return its rows as dicts keyed by output column (by position)."""
     rows = engine.fetch(plan_.sql, plan_.source)
     return [dict(zip(plan_.output_columns, row, strict=True)) for row in rows]
+
+
+def run_frame(plan_: Plan, engine: Engine) -> pd.DataFrame:
+    """Run a plan's SQL and return its result as a DataFrame named by output column."""
+    frame = engine.fetch_frame(plan_.sql, plan_.source)
+    frame.columns = plan_.output_columns
+    return frame

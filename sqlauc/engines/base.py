@@ -5,6 +5,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+import pandas as pd
+
 from sqlauc.sources import Source
 
 
@@ -26,6 +28,15 @@ class Engine(ABC):
     @abstractmethod
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
         """Run one SELECT that reads ``source`` and return all its rows."""
+
+    def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
+        """Run one SELECT and return its result as a DataFrame (columns by position).
+
+        For results with many rows (a ROC curve); adapters may override it with a columnar
+        fetch.
+        """
+        rows = self.fetch(sql, source)
+        return pd.DataFrame.from_records(rows)
 
     def can_sample(self) -> bool:
         """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""

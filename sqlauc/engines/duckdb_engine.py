@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import pandas as pd
 from sqlglot import exp
 
 from sqlauc.engines.base import Engine
@@ -40,8 +41,13 @@ class DuckDBEngine(Engine):
             return self.con.from_arrow(frame.to_arrow())
         return self.con.from_arrow(frame)
 
-    def _run(self, sql: str, source: Source) -> tuple[list[str], list[str], list[tuple[Any, ...]]]:
-        """Run ``sql``; return column names, column types and every row (fully drained)."""
+    def _run(
+        self, sql: str, source: Source, *, frame: bool = False
+    ) -> tuple[list[str], list[str], Any]:
+        """Run ``sql``; return column names, column types and every row (fully drained).
+
+        The rows come as a list of tuples, or as a DataFrame with ``frame=True``.
+        """
         try:
             if source.kind == "frame":
                 rel = self._relation(source).query(FRAME_NAME, sql)
@@ -51,7 +57,7 @@ class DuckDBEngine(Engine):
                 return [], [], []
             names = list(rel.columns)
             kinds = [str(t) for t in rel.types]
-            return names, kinds, rel.fetchall()
+            return names, kinds, rel.df() if frame else rel.fetchall()
         except duckdb.CatalogException as err:
             raise NotFoundError(f"{source.description} not found: {err}") from None
         except duckdb.IOException as err:
@@ -76,4 +82,10 @@ class DuckDBEngine(Engine):
         return list(zip(names, kinds, strict=True))
 
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
-        return self._run(sql, source)[2]
+        rows: list[tuple[Any, ...]] = self._run(sql, source)[2]
+        return rows
+
+    def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
+        result: pd.DataFrame = self._run(sql, source, frame=True)[2]
+        result.columns = range(result.shape[1])
+        return result
