@@ -88,11 +88,18 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
             "NULL, negative or non-finite value(s); group weights must be finite and >= 0"
         )
     if diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max:
+        # two different non-positive values: with a positive class that is three labels,
+        # without one pos_label is not among the two labels seen
         seen = _labels_seen(plan, engine)
+        if len(seen) > 2:
+            raise DataError(
+                f"label column {roles.label!r} has more than two distinct values: "
+                f"{_format_labels(seen)}; sqlauc computes binary metrics (filter with "
+                "where=, or map the labels to two classes)"
+            )
         raise DataError(
-            f"label column {roles.label!r} has more than two distinct values: "
-            f"{_format_labels(seen)}; sqlauc computes binary metrics (filter with where=, or "
-            "map the labels to two classes)"
+            f"pos_label={options.pos_label!r} is not among the labels seen in column "
+            f"{roles.label!r}: {_format_labels(seen)}; pass pos_label= one of them"
         )
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
     if diag.positives == 0 and negatives:
