@@ -12,7 +12,8 @@
 --   weight      DOUBLE sample weight (1.0 when unweighted)
 -- Rows with a NULL label or score are excluded and counted; zero-weight rows are dropped as if
 -- absent; NaN/inf scores and NULL/negative/non-finite weights are counted so the caller can
--- refuse them. The cumulative sum runs over distinct scores, highest first, with an explicit
+-- refuse them (x * 0 <> 0 is true exactly for NaN and +-inf; unlike a range test it is not
+-- folded away by engines that trust file statistics which leave NaN out). The cumulative sum runs over distinct scores, highest first, with an explicit
 -- ROWS frame, so it is deterministic on every engine; it gives for each score the negative
 -- weight at or above it, neg_ge, and
 --   P * N - U = sum over scores of pos_w * (neg_ge - neg_w / 2)   (pairs ranked wrongly,
@@ -25,7 +26,7 @@ WITH per_score AS (
         COUNT(*) AS n_rows,
         COUNT(label) AS n_labelled,
         SUM(
-            CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
+            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
             THEN 1 ELSE 0 END
         ) AS n_bad_weight,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
@@ -60,7 +61,7 @@ totals AS (
         SUM(n_rows - n_labelled) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            CASE WHEN score * 0 <> 0
             THEN n_rows ELSE 0 END
         ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,

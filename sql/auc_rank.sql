@@ -39,7 +39,7 @@ totals AS (
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
         SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            CASE WHEN score * 0 <> 0
             THEN 1 ELSE 0 END
         ) AS n_nonfinite_score,
         SUM(CASE WHEN weight IS NULL OR weight <> 1 THEN 1 ELSE 0 END) AS n_bad_weight,

@@ -24,12 +24,12 @@ WITH per_score AS (
         COUNT(label) AS n_labelled,
         COUNT(*) AS n_rows,
         SUM(
-            CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
+            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
             THEN 1 ELSE 0 END
         ) AS n_bad_weight,
         SUM(
             CASE WHEN :group_weight = 'column'
-                AND (gw IS NULL OR NOT gw BETWEEN 0 AND 1.7976931348623157e308)
+                AND (gw IS NULL OR gw < 0 OR gw * 0 <> 0)
             THEN 1 ELSE 0 END
         ) AS n_bad_group_weight,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
@@ -74,7 +74,7 @@ per_group AS (
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
         SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            CASE WHEN score * 0 <> 0
             THEN n_rows ELSE 0 END
         ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,

@@ -42,13 +42,13 @@ per_group AS (
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
         SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            CASE WHEN score * 0 <> 0
             THEN 1 ELSE 0 END
         ) AS n_nonfinite_score,
         SUM(CASE WHEN weight IS NULL OR weight <> 1 THEN 1 ELSE 0 END) AS n_bad_weight,
         SUM(
             CASE WHEN :group_weight = 'column'
-                AND (gw IS NULL OR NOT gw BETWEEN 0 AND 1.7976931348623157e308)
+                AND (gw IS NULL OR gw < 0 OR gw * 0 <> 0)
             THEN 1 ELSE 0 END
         ) AS n_bad_group_weight,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,

@@ -19,7 +19,7 @@ WITH per_score AS (
         COUNT(*) AS n_rows,
         COUNT(label) AS n_labelled,
         SUM(
-            CASE WHEN weight IS NULL OR NOT weight BETWEEN 0 AND 1.7976931348623157e308
+            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
             THEN 1 ELSE 0 END
         ) AS n_bad_weight,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
@@ -45,7 +45,7 @@ totals AS (
         SUM(n_rows - n_labelled) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(
-            CASE WHEN NOT score BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308
+            CASE WHEN score * 0 <> 0
             THEN n_rows ELSE 0 END
         ) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
