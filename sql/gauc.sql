@@ -1,7 +1,8 @@
 -- gauc: group AUC, the weighted mean of the per-group AUCs of group_auc.
 --
 --   GAUC = sum_g w_g * AUC_g / sum_g w_g   over the groups that have both classes;
--- single-class groups (auc NULL) are skipped and counted, the NULL group is excluded.
+-- single-class groups (auc NULL) are skipped and counted; the NULL group, and a group none of
+-- whose rows is usable (all scores or labels NULL), are excluded (their rows are counted).
 -- rows_share / positives_share: the share of usable rows / positive rows that lie in the
 -- groups used. Reads the relation group_auc (group_auc.sql or group_auc_rank.sql).
 SELECT
@@ -11,7 +12,8 @@ SELECT
             / SUM(CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END)
     END AS gauc,
     SUM(CASE WHEN auc IS NOT NULL THEN 1 ELSE 0 END) AS groups_used,
-    SUM(CASE WHEN auc IS NULL AND grp IS NOT NULL THEN 1 ELSE 0 END) AS groups_skipped,
+    SUM(CASE WHEN auc IS NULL AND grp IS NOT NULL AND n_used_rows > 0 THEN 1 ELSE 0 END)
+        AS groups_skipped,
     CAST(SUM(CASE WHEN auc IS NOT NULL THEN n_used_rows ELSE 0 END) AS DOUBLE)
         / NULLIF(CAST(SUM(n_used_rows) AS DOUBLE), 0.0) AS rows_share,
     CAST(SUM(CASE WHEN auc IS NOT NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE)

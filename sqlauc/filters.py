@@ -174,9 +174,7 @@ def parse_filter(
             "(allowed: comparisons, AND/OR/NOT, IN lists, BETWEEN, IS NULL, LIKE, arithmetic, "
             "literals, casts and simple scalar functions)"
         )
-    if isinstance(condition, exp.In) or any(
-        isinstance(n, exp.In) and n.args.get("query") for n in condition.walk()
-    ):
+    if any(isinstance(n, exp.In) and n.args.get("query") for n in condition.walk()):
         raise UnsafeInputError(f"where={text!r}: IN with a subquery is not allowed")
 
     resolve: Callable[[str], str]

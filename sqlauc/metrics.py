@@ -218,7 +218,7 @@ def roc_curve(
     )
     _, result, diag, defined = _evaluate(con, table, options, "the ROC curve", frame=True)
     columns = ["threshold", "fpr", "tpr", "tp", "fp"]
-    frame = result[columns].astype("float64").reset_index(drop=True)
+    frame: pd.DataFrame = result[columns].astype("float64").reset_index(drop=True)
     # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE)
     frame.loc[0, "threshold"] = math.inf
     if not defined:
@@ -261,9 +261,9 @@ def group_auc(
     Returns
     -------
     pandas.DataFrame
-        One row per non-NULL group, sorted by group, with columns ``<group>, auc,
-        group_weight, positives, negatives, n_rows``. ``auc`` is NaN for a single-class
-        group (one :class:`~sqlauc.UndefinedMetricWarning` says how many).
+        One row per non-NULL group with at least one usable row, sorted by group, with
+        columns ``<group>, auc, group_weight, positives, negatives, n_rows``. ``auc`` is NaN
+        for a single-class group (one :class:`~sqlauc.UndefinedMetricWarning` says how many).
 
     Examples
     --------
@@ -288,7 +288,7 @@ def group_auc(
         group_weight=group_weight,
     )
     plan, rows, _, _ = _evaluate(con, table, options, "group AUC")
-    kept = [r for r in rows if r["grp"] is not None]
+    kept = [r for r in rows if r["grp"] is not None and r["n_used_rows"]]
     name = plan.roles.group or group
     frame = pd.DataFrame(
         {

@@ -87,5 +87,5 @@ class DuckDBEngine(Engine):
 
     def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
         result: pd.DataFrame = self._run(sql, source, frame=True)[2]
-        result.columns = range(result.shape[1])
+        result.columns = pd.RangeIndex(result.shape[1])
         return result

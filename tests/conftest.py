@@ -1,0 +1,43 @@
+"""Shared fixtures: the data generator (:mod:`datagen`) and DuckDB connections with tables."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import duckdb
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from datagen import load, make_data
+
+
+@pytest.fixture
+def con():
+    """A fresh in-memory DuckDB connection (closed after the test)."""
+    connection = duckdb.connect(":memory:")
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def loaded(con):
+    """A connection with a few tables loaded: ``tied`` (unweighted, int 0/1 labels, rounded
+    scores), ``weighted`` (float weights with zeros), ``strings`` (click/skip labels) and
+    ``grouped`` (a group column ``g``). Returns ``(con, datasets by table name)``."""
+    datasets = {
+        "tied": make_data(11, 400, kind="round1"),
+        "weighted": make_data(12, 400, kind="round2", weights="float"),
+        "strings": make_data(13, 400, kind="continuous", encoding="str"),
+        "grouped": make_data(14, 600, kind="round1", weights="int", groups=12),
+    }
+    for name, data in datasets.items():
+        load(con, name, data.frame)
+    return con, datasets
+
+
+@pytest.fixture
+def data_factory():
+    """The data generator, for tests that need their own data."""
+    return make_data

@@ -1,0 +1,417 @@
+"""sqlauc.auc against the brute-force pair count and scikit-learn, plus its invariances."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import ENCODINGS, load, make_data
+from reference import brute_auc
+from sklearn.metrics import roc_auc_score
+
+import sqlauc
+
+TOL = 1e-12
+TIED_KINDS = ("round1", "round2", "few")
+
+
+def methods_for(weight):
+    return ["grouped"] if weight is not None else ["grouped", "rank"]
+
+
+def check_against_references(con, table, data, *, label="label", score="score", auto=False):
+    expected = brute_auc(data.y, data.s, data.w)
+    sk = roc_auc_score(data.y, data.s, sample_weight=data.w)
+    assert expected == pytest.approx(sk, abs=TOL)  # the two references agree
+    for method in methods_for(data.w) + (["auto"] if auto else []):
+        got = sqlauc.auc(
+            con,
+            table,
+            label=label,
+            score=score,
+            weight=data.weight,
+            pos_label=data.pos_label,
+            method=method,
+        )
+        assert isinstance(got, float)
+        assert got == pytest.approx(expected, abs=TOL), method
+        assert got == pytest.approx(sk, abs=TOL), method
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("kind", ["continuous", "tied"])
+def test_auc_matches_brute_force_and_sklearn(con, seed, kind):
+    score_kind = kind if kind == "continuous" else TIED_KINDS[seed % 3]
+    n = 40 + 23 * seed
+    positive_rate = [0.05, 0.3, 0.5, 0.8][seed % 4]
+    for weights in (None, "int", "float"):
+        data = make_data(seed, n, kind=score_kind, weights=weights, positive_rate=positive_rate)
+        table = load(con, f"t_{weights}", data.frame)
+        check_against_references(con, table, data, auto=seed % 5 == 0)
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+@pytest.mark.parametrize("kind", ["continuous", "round1"])
+def test_every_label_encoding(con, seed, encoding, kind):
+    data = make_data(100 + seed, 150 + 50 * seed, kind=kind, encoding=encoding)
+    load(con, "t", data.frame)
+    check_against_references(con, "t", data)
+    # the other value as pos_label: the negatives become the positives
+    pos, neg, _ = ENCODINGS[encoding]
+    expected = brute_auc(~data.y, data.s)
+    for method in ("grouped", "rank"):
+        flipped = sqlauc.auc(con, "t", pos_label=neg, method=method)
+        assert flipped == pytest.approx(expected, abs=TOL)
+        assert flipped == pytest.approx(1.0 - sqlauc.auc(con, "t", pos_label=pos), abs=TOL)
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_label_encodings_through_a_dataframe(encoding):
+    data = make_data(7, 200, kind="round2", encoding=encoding)
+    expected = roc_auc_score(data.y, data.s)
+    for method in ("grouped", "rank", "auto"):
+        got = sqlauc.auc(None, data.frame, pos_label=data.pos_label, method=method)
+        assert got == pytest.approx(expected, abs=TOL)
+
+
+def test_pos_label_given_as_string_for_numeric_labels(con):
+    data = make_data(3, 120, kind="round1", encoding="int01")
+    load(con, "t", data.frame)
+    assert sqlauc.auc(con, "t", pos_label="1") == pytest.approx(brute_auc(data.y, data.s))
+
+
+def test_two_arbitrary_numeric_labels(con):
+    # labels 3 and 7, pos_label=7: any other non-NULL value is negative
+    data = make_data(5, 150, kind="round1")
+    frame = data.frame.assign(label=np.where(data.y, 7, 3))
+    load(con, "t", frame)
+    for method in ("grouped", "rank"):
+        got = sqlauc.auc(con, "t", pos_label=7, method=method)
+        assert got == pytest.approx(brute_auc(data.y, data.s), abs=TOL)
+
+
+# ---------------------------------------------------------------------------------------------
+# invariances
+
+
+def _auc_all_methods(con, frame, *, weight=None, pos_label=1):
+    load(con, "inv", frame)
+    return {
+        m: sqlauc.auc(con, "inv", weight=weight, pos_label=pos_label, method=m)
+        for m in methods_for(weight)
+    }
+
+
+TRANSFORMS = {
+    "times_1e-6": lambda s: s * 1e-6,
+    "plus_1e6": lambda s: s + 1e6,
+    "exp": np.exp,
+    "cube_minus_3": lambda s: s**3 - 3.0,
+    "dense_rank": lambda s: pd.Series(s).rank(method="dense").to_numpy(),
+    "min_rank_as_int": lambda s: pd.Series(s).rank(method="min").astype("int64").to_numpy(),
+}
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+@pytest.mark.parametrize("weights", [None, "float"])
+def test_monotone_transform_of_score_keeps_auc(con, seed, transform, weights):
+    data = make_data(200 + seed, 300, kind="round2", weights=weights)
+    new_scores = TRANSFORMS[transform](data.s)
+    # the transform must be strictly increasing on these scores for the test to mean anything
+    order = np.argsort(data.s, kind="stable")
+    assert np.all(np.diff(new_scores[order]) * np.diff(data.s[order]) >= 0)
+    assert len(np.unique(new_scores)) == len(np.unique(data.s))
+    expected = brute_auc(data.y, data.s, data.w)
+    got = _auc_all_methods(con, data.frame.assign(score=new_scores), weight=data.weight)
+    for method, value in got.items():
+        assert value == pytest.approx(expected, abs=TOL), method
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_decreasing_transform_gives_one_minus_auc(con, seed):
+    data = make_data(210 + seed, 250, kind="round1", weights="int")
+    expected = 1.0 - brute_auc(data.y, data.s, data.w)
+    for value in _auc_all_methods(con, data.frame.assign(score=-data.s), weight="w").values():
+        assert value == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("weights", [None, "int"])
+def test_row_permutation_keeps_auc(con, seed, weights):
+    data = make_data(300 + seed, 300, kind="few", weights=weights)
+    expected = brute_auc(data.y, data.s, data.w)
+    perm = np.random.default_rng(seed).permutation(len(data.frame))
+    shuffled = data.frame.iloc[perm].reset_index(drop=True)
+    for value in _auc_all_methods(con, shuffled, weight=data.weight).values():
+        assert value == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("copies", [2, 3])
+def test_duplicating_every_row_keeps_auc(con, seed, copies):
+    data = make_data(400 + seed, 200, kind="round1")
+    expected = brute_auc(data.y, data.s)
+    doubled = pd.concat([data.frame] * copies, ignore_index=True)
+    for value in _auc_all_methods(con, doubled).values():
+        assert value == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("weights", [None, "float"])
+def test_flipping_labels_gives_one_minus_auc(con, seed, weights):
+    data = make_data(500 + seed, 300, kind="round2", weights=weights)
+    expected = brute_auc(data.y, data.s, data.w)
+    flipped = data.frame.assign(label=1 - data.frame["label"])
+    for value in _auc_all_methods(con, flipped, weight=data.weight).values():
+        assert value == pytest.approx(1.0 - expected, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_zero_weight_rows_are_the_same_as_dropped_rows(con, seed):
+    data = make_data(600 + seed, 300, kind="round1", weights="float")
+    assert (data.w == 0).sum() > 20
+    kept = data.frame[data.frame["w"] != 0].reset_index(drop=True)
+    expected = brute_auc(data.y[data.w != 0], data.s[data.w != 0], data.w[data.w != 0])
+    load(con, "all_rows", data.frame)
+    load(con, "kept_rows", kept)
+    for method in ("grouped", "auto"):
+        with_zeros = sqlauc.auc(con, "all_rows", weight="w", method=method)
+        dropped = sqlauc.auc(con, "kept_rows", weight="w", method=method)
+        assert with_zeros == pytest.approx(expected, abs=TOL)
+        assert with_zeros == pytest.approx(dropped, abs=TOL)
+    # unweighted on the kept rows: weights are not 1, so compare the weighted reference only
+    assert sqlauc.auc(con, "kept_rows", weight="w") == pytest.approx(
+        roc_auc_score(data.y, data.s, sample_weight=data.w), abs=TOL
+    )
+
+
+def test_zero_weight_rows_with_new_scores_do_not_change_auc(con):
+    # zero-weight rows carrying scores no real row has, of both classes, at both extremes
+    data = make_data(650, 200, kind="round1", weights="int")
+    data.frame.loc[data.frame["w"] == 0, "w"] = 1.0
+    extra = pd.DataFrame(
+        {"label": [1, 0, 1, 0, 1, 0], "score": [-5.0, 5.0, 0.333, 0.333, 9.0, -9.0], "w": 0.0}
+    )
+    w = data.frame["w"].to_numpy()
+    expected = brute_auc(data.y, data.s, w)
+    load(con, "t", pd.concat([data.frame, extra], ignore_index=True))
+    assert sqlauc.auc(con, "t", weight="w") == pytest.approx(expected, abs=TOL)
+
+
+def test_zero_weight_rows_with_null_label_or_score_are_dropped_silently(con):
+    # zero-weight rows behave exactly like absent rows: not excluded-and-counted, no warning
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1],
+            "score": [0.9, 0.1, 0.4, 0.6, 0.5, None],
+            "w": [1.0, 2.0, 1.0, 1.0, 0.0, 0.0],
+        }
+    )
+    load(con, "t", frame)
+    expected = brute_auc([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.6], [1, 2, 1, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sqlauc.auc(con, "t", weight="w") == pytest.approx(expected, abs=TOL)
+
+
+def test_zero_weight_rows_with_a_third_label_value_are_dropped(con):
+    frame = pd.DataFrame(
+        {"label": [1, 0, 1, 0, 5], "score": [0.9, 0.1, 0.4, 0.6, 0.5], "w": [1, 1, 1, 1, 0]}
+    )
+    load(con, "t", frame)
+    assert sqlauc.auc(con, "t", weight="w") == pytest.approx(0.75, abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("kind", ["round1", "continuous"])
+def test_integer_weights_equal_row_duplication(con, seed, kind):
+    data = make_data(700 + seed, 250, kind=kind, weights="int")
+    counts = data.w.astype(int)
+    expanded = data.frame.loc[data.frame.index.repeat(counts)].drop(columns="w")
+    expanded = expanded.reset_index(drop=True)
+    load(con, "weighted", data.frame)
+    load(con, "expanded", expanded)
+    expected = brute_auc(np.repeat(data.y, counts), np.repeat(data.s, counts))
+    weighted = sqlauc.auc(con, "weighted", weight="w", method="grouped")
+    assert weighted == pytest.approx(expected, abs=TOL)
+    for method in ("grouped", "rank"):
+        assert sqlauc.auc(con, "expanded", method=method) == pytest.approx(weighted, abs=TOL)
+
+
+def test_integer_typed_weight_column(con):
+    data = make_data(750, 300, kind="round1", weights="int")
+    load(con, "t", data.frame.assign(w=data.w.astype("int32")))
+    assert sqlauc.auc(con, "t", weight="w") == pytest.approx(
+        brute_auc(data.y, data.s, data.w), abs=TOL
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# rows with a NULL label or score, single class, method errors
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_null_labels_and_scores_are_excluded_in_both_methods(con, seed):
+    data = make_data(800 + seed, 300, kind="round1")
+    rng = np.random.default_rng(seed)
+    null_label = rng.random(300) < 0.1
+    null_score = rng.random(300) < 0.1
+    null_label[:2] = null_score[:2] = False
+    frame = data.frame.astype({"label": "float64"})
+    frame.loc[null_label, "label"] = np.nan
+    frame.loc[null_score, "score"] = np.nan
+    load(con, "t", frame)
+    usable = ~null_label & ~null_score
+    expected = brute_auc(data.y[usable], data.s[usable])
+    n_excluded = int((~usable).sum())
+    for method in ("grouped", "rank", "auto"):
+        with pytest.warns(sqlauc.ExcludedRowsWarning, match=f"excluded {n_excluded} of 300"):
+            got = sqlauc.auc(con, "t", method=method)
+        assert got == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("method", ["grouped", "rank", "auto"])
+@pytest.mark.parametrize("only", [0, 1])
+def test_single_class_is_nan_with_warning(con, method, only):
+    load(con, "t", pd.DataFrame({"label": [only] * 5, "score": [0.1, 0.2, 0.2, 0.5, 0.9]}))
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        assert math.isnan(sqlauc.auc(con, "t", method=method))
+
+
+def test_single_class_by_weight_is_nan_with_warning(con):
+    # the only negative row has weight 0: a single class is left
+    frame = pd.DataFrame({"label": [1, 1, 0], "score": [0.1, 0.2, 0.3], "w": [1.0, 2.0, 0.0]})
+    load(con, "t", frame)
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        assert math.isnan(sqlauc.auc(con, "t", weight="w"))
+
+
+def test_rank_method_refuses_weights(con):
+    load(con, "t", pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2], "w": [1.0, 1.0]}))
+    with pytest.raises(ValueError):
+        sqlauc.auc(con, "t", weight="w", method="rank")
+
+
+def test_unknown_method_is_refused(con):
+    load(con, "t", pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2]}))
+    with pytest.raises(ValueError):
+        sqlauc.auc(con, "t", method="trapezoid")
+
+
+# ---------------------------------------------------------------------------------------------
+# method="auto" on data large enough to pick the rank formulation
+
+
+def _large(seed, n, decimals=None):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + 0.7 * y
+    if decimals is not None:
+        s = np.round(s, decimals)
+    return pd.DataFrame({"label": y.astype("int64"), "score": s}), y, s
+
+
+def test_auto_on_large_continuous_data_uses_rank_and_matches_sklearn(con):
+    frame, y, s = _large(1, 20_000)
+    load(con, "big", frame)
+    query = sqlauc.sql("auc", "big", con=con, method="auto")
+    assert "CUME_DIST" in query.upper()  # the rank formulation was chosen
+    expected = roc_auc_score(y, s)
+    for method in ("auto", "rank", "grouped"):
+        assert sqlauc.auc(con, "big", method=method) == pytest.approx(expected, abs=TOL)
+
+
+def test_auto_on_large_data_with_some_ties_matches_sklearn(con):
+    # mostly distinct (so auto picks rank) but with many tied pairs
+    frame, y, s = _large(2, 24_000, decimals=4)
+    assert len(np.unique(s)) < len(s)
+    load(con, "big", frame)
+    assert "CUME_DIST" in sqlauc.sql("auc", "big", con=con).upper()
+    expected = roc_auc_score(y, s)
+    assert sqlauc.auc(con, "big") == pytest.approx(expected, abs=TOL)
+    assert sqlauc.auc(con, "big", method="grouped") == pytest.approx(expected, abs=TOL)
+
+
+def test_auto_on_large_data_with_null_rows(con):
+    frame, y, s = _large(3, 21_000)
+    rng = np.random.default_rng(3)
+    null_label = rng.random(len(frame)) < 0.05
+    frame = frame.astype({"label": "float64"})
+    frame.loc[null_label, "label"] = np.nan
+    load(con, "big", frame)
+    expected = roc_auc_score(y[~null_label], s[~null_label])
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=f"excluded {int(null_label.sum())} "):
+        assert sqlauc.auc(con, "big") == pytest.approx(expected, abs=TOL)
+
+
+def test_auto_on_large_weighted_data_matches_sklearn(con):
+    frame, y, s = _large(4, 20_000)
+    w = np.random.default_rng(4).integers(0, 4, size=len(frame)).astype(float)
+    load(con, "big", frame.assign(w=w))
+    assert sqlauc.auc(con, "big", weight="w") == pytest.approx(
+        roc_auc_score(y, s, sample_weight=w), abs=TOL
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# numeric corner cases
+
+
+@pytest.mark.parametrize("method", ["grouped", "rank"])
+def test_signed_zeros_are_tied(con, method):
+    # -0.0 == 0.0: a positive at 0.0 and a negative at -0.0 are a tie (1/2)
+    frame = pd.DataFrame({"label": [1, 0, 1, 0, 1], "score": [0.0, -0.0, -0.0, 0.0, 0.5]})
+    load(con, "t", frame)
+    expected = roc_auc_score(frame["label"], frame["score"])
+    assert expected == brute_auc(frame["label"], frame["score"]) == 4 / 6
+    assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("method", ["grouped", "rank"])
+def test_extreme_finite_scores_are_accepted(con, method):
+    big = np.finfo(float).max
+    tiny = np.finfo(float).smallest_subnormal
+    scores = [big, -big, tiny, 0.0, -tiny, big, 1e-300]
+    labels = [1, 0, 1, 0, 0, 0, 1]
+    load(con, "t", pd.DataFrame({"label": labels, "score": scores}))
+    expected = brute_auc(labels, scores)
+    assert expected == pytest.approx(roc_auc_score(labels, scores), abs=TOL)
+    assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
+
+
+def test_all_weights_zero_is_no_data(con):
+    frame = pd.DataFrame({"label": [1, 0, 1], "score": [0.1, 0.2, 0.3], "w": [0.0, 0.0, 0.0]})
+    load(con, "t", frame)
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "t", weight="w")
+
+
+def test_tiny_and_huge_weights(con):
+    data = make_data(900, 200, kind="round1", weights="float")
+    for scale in (1e-150, 1e150):
+        frame = data.frame.assign(w=data.w * scale)
+        load(con, "t", frame)
+        expected = roc_auc_score(data.y, data.s, sample_weight=data.w)
+        assert sqlauc.auc(con, "t", weight="w") == pytest.approx(expected, abs=1e-10)
+
+
+@pytest.mark.parametrize("method", ["grouped", "rank"])
+def test_one_positive_among_many_negatives(con, method):
+    rng = np.random.default_rng(9)
+    scores = np.round(rng.random(500), 2)
+    labels = np.zeros(500, dtype=int)
+    labels[123] = 1
+    load(con, "t", pd.DataFrame({"label": labels, "score": scores}))
+    expected = (np.sum(scores < scores[123]) + 0.5 * (np.sum(scores == scores[123]) - 1)) / 499
+    assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
+
+
+def test_loaded_tables(loaded):
+    con, datasets = loaded
+    for name, data in datasets.items():
+        check_against_references(con, name, data)

@@ -1,0 +1,576 @@
+"""Every kind of ``table`` argument, the caller's connection left untouched, and input errors."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+
+import duckdb
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from datagen import load, make_data
+from reference import brute_auc
+from sklearn.metrics import roc_auc_score
+
+import sqlauc
+
+TOL = 1e-12
+
+
+@pytest.fixture
+def data():
+    return make_data(3000, 300, kind="round2", weights="int")
+
+
+@pytest.fixture
+def expected(data):
+    return {
+        "auc": brute_auc(data.y, data.s),
+        "weighted": brute_auc(data.y, data.s, data.w),
+    }
+
+
+def snapshot(con):
+    """Everything a metric call must leave unchanged on the caller's connection."""
+    return {
+        "tables": con.execute(
+            "SELECT database_name, schema_name, table_name, temporary, estimated_size "
+            "FROM duckdb_tables() ORDER BY ALL"
+        ).fetchall(),
+        "views": con.execute(
+            "SELECT database_name, schema_name, view_name, temporary "
+            "FROM duckdb_views() WHERE NOT internal ORDER BY ALL"
+        ).fetchall(),
+        "databases": con.execute(
+            "SELECT database_name FROM duckdb_databases() ORDER BY 1"
+        ).fetchall(),
+        "schemas": con.execute(
+            "SELECT database_name, schema_name FROM duckdb_schemas() ORDER BY ALL"
+        ).fetchall(),
+        "settings": con.execute(
+            "SELECT name, value FROM duckdb_settings() ORDER BY name"
+        ).fetchall(),
+        "threads": con.execute("SELECT current_setting('threads')").fetchall(),
+        "macros": con.execute(
+            "SELECT function_name FROM duckdb_functions() WHERE NOT internal ORDER BY 1"
+        ).fetchall(),
+    }
+
+
+def run_all_metrics(con, table, data, expected, *, group=False):
+    """auc (both methods, weighted), roc_curve and, if the source has a group, gauc."""
+    for method in ("grouped", "rank"):
+        assert sqlauc.auc(con, table, method=method) == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(con, table, weight="w") == pytest.approx(expected["weighted"], abs=TOL)
+    curve = sqlauc.roc_curve(con, table, drop_intermediate=False)
+    assert len(curve) == len(np.unique(data.s)) + 1
+    if group:
+        result = sqlauc.gauc(con, table, group="g", group_weight="uniform")
+        assert 0 <= result.gauc <= 1
+
+
+# ---------------------------------------------------------------------------------------------
+# sources
+
+
+def test_duckdb_table(con, data, expected):
+    load(con, "t", data.frame)
+    before = snapshot(con)
+    run_all_metrics(con, "t", data, expected)
+    assert snapshot(con) == before
+
+
+def test_schema_qualified_table(con, data, expected):
+    con.execute("CREATE SCHEMA analytics").fetchall()
+    con.register("src", data.frame)
+    con.execute("CREATE TABLE analytics.events AS SELECT * FROM src").fetchall()
+    con.unregister("src")
+    run_all_metrics(con, "analytics.events", data, expected)
+    run_all_metrics(con, ("analytics", "events"), data, expected)
+
+
+def test_catalog_schema_table(con, data, expected):
+    con.execute("ATTACH ':memory:' AS cat").fetchall()
+    con.execute("CREATE SCHEMA cat.sch").fetchall()
+    con.register("src", data.frame)
+    con.execute("CREATE TABLE cat.sch.events AS SELECT * FROM src").fetchall()
+    con.unregister("src")
+    before = snapshot(con)
+    run_all_metrics(con, "cat.sch.events", data, expected)
+    run_all_metrics(con, ("cat", "sch", "events"), data, expected)
+    assert snapshot(con) == before
+
+
+def test_catalog_table_not_confused_with_main(con, data, expected):
+    # a same-named table in main holds different data: the qualified name must win
+    con.execute("ATTACH ':memory:' AS cat").fetchall()
+    con.register("src", data.frame)
+    con.execute("CREATE TABLE cat.main.events AS SELECT * FROM src").fetchall()
+    con.unregister("src")
+    load(con, "events", data.frame.assign(score=-data.frame["score"]))
+    assert sqlauc.auc(con, "cat.main.events") == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(con, "events") == pytest.approx(1 - expected["auc"], abs=TOL)
+
+
+def test_table_name_containing_a_dot(con, data, expected):
+    load(con, "my.events", data.frame)
+    assert sqlauc.auc(con, ("main", "my.events")) == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(con, ("my.events",)) == pytest.approx(expected["auc"], abs=TOL)
+
+
+def test_view(con, data, expected):
+    load(con, "base", data.frame.assign(extra=1))
+    con.execute("CREATE VIEW v AS SELECT label, score, w FROM base WHERE extra = 1").fetchall()
+    before = snapshot(con)
+    run_all_metrics(con, "v", data, expected)
+    assert snapshot(con) == before
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "polars_lazy", "pyarrow", "relation"])
+def test_in_memory_frames_with_a_connection(con, data, expected, kind):
+    load(con, "unrelated", pd.DataFrame({"a": [1]}))
+    frame = {
+        "pandas": lambda: data.frame,
+        "polars": lambda: pl.from_pandas(data.frame),
+        "polars_lazy": lambda: pl.from_pandas(data.frame).lazy(),
+        "pyarrow": lambda: pa.Table.from_pandas(data.frame),
+        "relation": lambda: con.from_df(data.frame),
+    }[kind]()
+    before = snapshot(con)
+    run_all_metrics(con, frame, data, expected)
+    assert snapshot(con) == before
+    assert con.execute("SELECT 42").fetchall() == [(42,)]  # still open
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_in_memory_frames_without_a_connection(data, expected, kind):
+    frame = {
+        "pandas": lambda: data.frame,
+        "polars": lambda: pl.from_pandas(data.frame),
+        "pyarrow": lambda: pa.Table.from_pandas(data.frame),
+    }[kind]()
+    run_all_metrics(None, frame, data, expected)
+
+
+def test_frame_not_confused_with_a_table_named_sqlauc_frame(con, data, expected):
+    # a table called sqlauc_frame on the connection must not be read instead of the frame
+    load(con, "sqlauc_frame", data.frame.assign(score=-data.frame["score"]))
+    assert sqlauc.auc(con, data.frame) == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(con, "sqlauc_frame") == pytest.approx(1 - expected["auc"], abs=TOL)
+
+
+@pytest.mark.parametrize("use_con", [True, False])
+def test_parquet_file(tmp_path, con, data, expected, use_con):
+    path = tmp_path / "events.parquet"
+    data.frame.to_parquet(path)
+    connection = con if use_con else None
+    before = snapshot(con)
+    run_all_metrics(connection, str(path), data, expected)
+    run_all_metrics(connection, path, data, expected)  # pathlib.Path
+    assert snapshot(con) == before
+
+
+@pytest.mark.parametrize("use_con", [True, False])
+def test_csv_file(tmp_path, con, data, expected, use_con):
+    path = tmp_path / "events.csv"
+    data.frame.to_csv(path, index=False)
+    connection = con if use_con else None
+    before = snapshot(con)
+    run_all_metrics(connection, str(path), data, expected)
+    run_all_metrics(connection, pathlib.Path(path), data, expected)
+    assert snapshot(con) == before
+
+
+def test_glob_of_parquet_files(tmp_path, con, data, expected):
+    parts = np.array_split(np.arange(len(data.frame)), 3)
+    for i, idx in enumerate(parts):
+        data.frame.iloc[idx].to_parquet(tmp_path / f"part-{i}.parquet")
+    (tmp_path / "other.csv").write_text("label,score\n1,0.0\n")  # not matched by the glob
+    run_all_metrics(con, str(tmp_path / "part-*.parquet"), data, expected)
+    run_all_metrics(None, str(tmp_path / "*.parquet"), data, expected)
+
+
+def test_path_with_a_single_quote(tmp_path, data, expected):
+    directory = tmp_path / "it's here"
+    directory.mkdir()
+    path = directory / "events.parquet"
+    data.frame.to_parquet(path)
+    assert sqlauc.auc(None, path) == pytest.approx(expected["auc"], abs=TOL)
+
+
+def test_connection_is_not_closed(con, data, expected):
+    load(con, "t", data.frame)
+    sqlauc.auc(con, "t")
+    sqlauc.roc_curve(con, data.frame)
+    sqlauc.gauc(con, data.frame.assign(g=1), group="g")
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(300,)]
+
+
+def test_connection_not_closed_after_an_error(con, data):
+    load(con, "t", data.frame)
+    with pytest.raises(sqlauc.NotFoundError):
+        sqlauc.auc(con, "t", score="nope")
+    with pytest.raises(sqlauc.NotFoundError):
+        sqlauc.auc(con, "missing")
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(300,)]
+
+
+def test_open_transaction_is_left_alone(con, data, expected):
+    load(con, "t", data.frame)
+    con.execute("BEGIN TRANSACTION").fetchall()
+    con.execute("INSERT INTO t VALUES (1, 1000.0, 1.0)").fetchall()
+    assert sqlauc.auc(con, "t") > expected["auc"]  # sees the uncommitted row
+    con.execute("ROLLBACK").fetchall()
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(300,)]
+    assert sqlauc.auc(con, "t") == pytest.approx(expected["auc"], abs=TOL)
+
+
+def test_pending_result_of_the_caller_is_not_consumed(con, data):
+    load(con, "t", data.frame)
+    pending = con.execute("SELECT * FROM range(5) AS r(x)")
+    with pytest.raises(sqlauc.SqlaucError):
+        sqlauc.auc(con, "t")
+    assert pending.fetchall() == [(0,), (1,), (2,), (3,), (4,)]
+    assert sqlauc.auc(con, "t") == pytest.approx(brute_auc(data.y, data.s), abs=TOL)
+
+
+# ---------------------------------------------------------------------------------------------
+# NULL, NaN and inf
+
+
+def test_null_labels_and_scores_excluded_and_counted(con):
+    frame = pd.DataFrame(
+        {
+            "label": pd.array([1, 0, None, 1, 0, None, 1, 0], dtype="Int64"),
+            "score": [0.9, 0.1, 0.5, None, 0.3, None, 0.2, 0.8],
+        }
+    )
+    load(con, "t", frame)
+    message = r"excluded 3 of 8 rows \(2 with a NULL label, 2 a NULL score\)"
+    expected = brute_auc([1, 0, 0, 1, 0], [0.9, 0.1, 0.3, 0.2, 0.8])
+    for method in ("grouped", "rank"):
+        with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
+            assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
+
+
+def test_pandas_nan_score_is_excluded_not_an_error():
+    frame = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, np.nan, 0.2, 0.4]})
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 1 of 4"):
+        assert sqlauc.auc(None, frame) == pytest.approx(brute_auc([1, 1, 0], [0.9, 0.2, 0.4]))
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_nan_or_inf_score_in_a_duckdb_table_is_an_error(con, value):
+    con.execute("CREATE TABLE t (label INTEGER, score DOUBLE)").fetchall()
+    con.execute(
+        f"INSERT INTO t VALUES (1, 0.9), (0, 0.1), (1, '{value}'::DOUBLE), (0, 0.5)"
+    ).fetchall()
+    for call in (
+        lambda: sqlauc.auc(con, "t", method="grouped"),
+        lambda: sqlauc.auc(con, "t", method="rank"),
+        lambda: sqlauc.roc_curve(con, "t"),
+        lambda: sqlauc.gauc(con, "t", group="label"),
+    ):
+        with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+            call()
+
+
+def test_nan_score_filtered_out_by_where_is_fine(con):
+    con.execute("CREATE TABLE t (label INTEGER, score DOUBLE)").fetchall()
+    con.execute("INSERT INTO t VALUES (1, 0.9), (0, 0.1), (1, 'nan'::DOUBLE), (0, 0.95)").fetchall()
+    assert sqlauc.auc(con, "t", where="score < 1") == 0.5
+
+
+def test_nan_score_in_a_pyarrow_table_is_an_error():
+    table = pa.table({"label": [1, 0, 1], "score": [0.9, float("nan"), 0.2]})
+    with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+        sqlauc.auc(None, table)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_nan_or_inf_score_in_a_parquet_file_is_an_error(tmp_path, value):
+    # pyarrow writes min/max statistics that leave NaN out (min 0.2, max 0.9 here)
+    table = pa.table({"label": [1, 0, 1], "score": [0.9, value, 0.2]})
+    path = tmp_path / "nan.parquet"
+    pq.write_table(table, path)
+    for method in ("grouped", "rank"):
+        with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+            sqlauc.auc(None, path, method=method)
+    with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+        sqlauc.roc_curve(None, path)
+
+
+def test_nan_score_in_a_csv_file_is_an_error(tmp_path):
+    path = tmp_path / "nan.csv"
+    path.write_text("label,score\n1,0.9\n0,nan\n1,0.2\n")
+    with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+        sqlauc.auc(None, path)
+
+
+@pytest.mark.parametrize("bad", [-1.0, None, math.nan, math.inf])
+def test_bad_weights_are_errors(con, bad):
+    con.execute("CREATE TABLE t (label INTEGER, score DOUBLE, w DOUBLE)").fetchall()
+    con.execute(
+        "INSERT INTO t VALUES (1, 0.9, 1), (0, 0.1, 2), (1, 0.4, ?), (0, 0.5, 1)", [bad]
+    ).fetchall()
+    with pytest.raises(sqlauc.DataError, match="weight"):
+        sqlauc.auc(con, "t", weight="w")
+    with pytest.raises(sqlauc.DataError, match="weight"):
+        sqlauc.roc_curve(con, "t", weight="w")
+    with pytest.raises(sqlauc.DataError, match="weight"):
+        sqlauc.gauc(con, "t", group="label", weight="w")
+
+
+# ---------------------------------------------------------------------------------------------
+# errors
+
+
+def test_missing_table_names_it(con):
+    with pytest.raises(sqlauc.NotFoundError, match="no_such_table"):
+        sqlauc.auc(con, "no_such_table")
+    with pytest.raises(sqlauc.NotFoundError, match="no_such_table"):
+        sqlauc.auc(con, "main.no_such_table")
+    with pytest.raises(sqlauc.NotFoundError, match="no_such_table"):
+        sqlauc.roc_curve(None, "no_such_table")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(sqlauc.NotFoundError, match=r"missing\.parquet"):
+        sqlauc.auc(None, str(tmp_path / "missing.parquet"))
+    with pytest.raises(sqlauc.NotFoundError, match=r"missing\.csv"):
+        sqlauc.auc(None, tmp_path / "missing.csv")
+
+
+@pytest.mark.parametrize("role", ["label", "score", "weight"])
+def test_missing_column_lists_existing_columns(con, role):
+    load(con, "t", pd.DataFrame({"y": [1, 0], "p": [0.2, 0.1], "w8": [1.0, 1.0]}))
+    names = {"label": "y", "score": "p", "weight": "w8"}
+    names[role] = "does_not_exist"
+    with pytest.raises(sqlauc.NotFoundError) as info:
+        sqlauc.auc(con, "t", label=names["label"], score=names["score"], weight=names["weight"])
+    message = str(info.value)
+    assert "does_not_exist" in message
+    for column in ("'y'", "'p'", "'w8'"):
+        assert column in message
+
+
+def test_errors_are_value_errors():
+    assert issubclass(sqlauc.NotFoundError, sqlauc.SqlaucError)
+    assert issubclass(sqlauc.UnsafeInputError, sqlauc.SqlaucError)
+    assert issubclass(sqlauc.DataError, sqlauc.SqlaucError)
+    assert issubclass(sqlauc.SqlaucError, ValueError)
+
+
+def test_empty_after_where_is_a_data_error(con, data):
+    load(con, "t", data.frame)
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "t", where="score > 100")
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.roc_curve(con, "t", where="score > 100")
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.gauc(con, "t", group="label", where="score > 100")
+
+
+def test_empty_table_is_a_data_error(con):
+    con.execute("CREATE TABLE t (label INTEGER, score DOUBLE)").fetchall()
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "t")
+    for method in ("grouped", "rank"):
+        with pytest.raises(sqlauc.DataError):
+            sqlauc.auc(con, "t", method=method)
+
+
+def test_all_rows_null_is_a_data_error(con):
+    con.execute("CREATE TABLE t (label INTEGER, score DOUBLE)").fetchall()
+    con.execute("INSERT INTO t VALUES (NULL, 0.1), (1, NULL)").fetchall()
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "t")
+
+
+def test_more_than_two_labels_lists_them(con):
+    load(con, "t", pd.DataFrame({"label": [0, 1, 2, 2, 1], "score": [0.1, 0.2, 0.3, 0.4, 0.5]}))
+    for method in ("grouped", "rank"):
+        with pytest.raises(sqlauc.DataError) as info:
+            sqlauc.auc(con, "t", method=method)
+        message = str(info.value)
+        for value in ("0", "1", "2"):
+            assert value in message
+    with pytest.raises(sqlauc.DataError, match=r"'a', 'b', 'c'"):
+        sqlauc.auc(
+            None, pd.DataFrame({"label": ["c", "a", "b"], "score": [1, 2, 3]}), pos_label="a"
+        )
+
+
+def test_more_than_two_labels_even_if_pos_label_absent_from_some(con):
+    frame = pd.DataFrame({"label": ["x", "y", "z", "click"], "score": [0.1, 0.2, 0.3, 0.4]})
+    with pytest.raises(sqlauc.DataError, match="'x', 'y', 'z'"):
+        sqlauc.auc(None, frame, pos_label="click")
+
+
+def test_pos_label_not_among_string_labels(con):
+    load(con, "t", pd.DataFrame({"label": ["skip", "skip"], "score": [0.1, 0.2]}))
+    with pytest.raises(sqlauc.DataError, match="'skip'") as info:
+        sqlauc.auc(con, "t", pos_label="click")
+    assert "pos_label" in str(info.value)
+
+
+def test_pos_label_not_among_two_string_labels_names_pos_label_and_labels(con):
+    # two label values, neither is pos_label: the error is about pos_label, listing both labels
+    load(con, "t", pd.DataFrame({"label": ["click", "skip", "skip"], "score": [0.1, 0.2, 0.3]}))
+    with pytest.raises(sqlauc.DataError) as info:
+        sqlauc.auc(con, "t", pos_label="clicked")
+    message = str(info.value)
+    assert "'click'" in message
+    assert "'skip'" in message
+    assert "pos_label" in message
+    assert "more than two" not in message
+
+
+@pytest.mark.parametrize(
+    ("labels", "pos_label"), [([0, 0, 0], 1), ([-1, -1], 1), ([True, True], False)]
+)
+def test_standard_encodings_missing_class_is_undefined_not_an_error(con, labels, pos_label):
+    load(con, "t", pd.DataFrame({"label": labels, "score": np.linspace(0, 1, len(labels))}))
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        assert math.isnan(sqlauc.auc(con, "t", pos_label=pos_label))
+
+
+def test_boolean_label_with_a_string_pos_label(con):
+    load(con, "t", pd.DataFrame({"label": [True, False, True], "score": [0.1, 0.2, 0.3]}))
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "t", pos_label="yes")
+    assert sqlauc.auc(con, "t", pos_label=True) == 0.5
+    assert sqlauc.auc(con, "t", pos_label=False) == 0.5
+    assert sqlauc.auc(con, "t", pos_label=0) == 0.5
+
+
+@pytest.mark.parametrize("role", ["score", "weight"])
+def test_varchar_score_or_weight_is_a_data_error(con, role):
+    con.execute("CREATE TABLE t (label INTEGER, score VARCHAR, w VARCHAR, s DOUBLE)").fetchall()
+    con.execute("INSERT INTO t VALUES (1, '0.9', '1', 0.9), (0, '0.1', '1', 0.1)").fetchall()
+    with pytest.raises(sqlauc.DataError, match="VARCHAR"):
+        if role == "score":
+            sqlauc.auc(con, "t")
+        else:
+            sqlauc.auc(con, "t", score="s", weight="w")
+
+
+def test_csv_with_text_scores_is_a_data_error(tmp_path):
+    path = tmp_path / "text.csv"
+    path.write_text("label,score\n1,high\n0,low\n")
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(None, path)
+
+
+def test_case_insensitive_column_resolution(con, data, expected):
+    load(con, "t", data.frame.rename(columns={"label": "Label", "score": "score"}))
+    assert sqlauc.auc(con, "t", label="LABEL", score="Score") == pytest.approx(
+        expected["auc"], abs=TOL
+    )
+    assert sqlauc.auc(con, "t", label="label", score="SCORE", weight="W") == pytest.approx(
+        expected["weighted"], abs=TOL
+    )
+    curve = sqlauc.roc_curve(con, "t", label="LABEL", score="sCoRe", drop_intermediate=False)
+    assert len(curve) == len(np.unique(data.s)) + 1
+    assert sqlauc.auc(con, "T") == pytest.approx(expected["auc"], abs=TOL)
+
+
+def test_case_insensitive_match_picks_the_right_column(con):
+    con.execute("CREATE TABLE t (label INTEGER, Score_a DOUBLE, score DOUBLE)").fetchall()
+    con.execute("INSERT INTO t VALUES (1, 0.1, 0.9), (0, 0.9, 0.1)").fetchall()
+    assert sqlauc.auc(con, "t", score="score") == 1.0
+    assert sqlauc.auc(con, "t", score="SCORE") == 1.0
+    assert sqlauc.auc(con, "t", score="score_A") == 0.0
+
+
+def test_sqlauc_uses_the_score_cast_to_double(con):
+    # DECIMAL, INTEGER and FLOAT score columns
+    con.execute("CREATE TABLE t (label TINYINT, d DECIMAL(6, 3), i INTEGER, f FLOAT)").fetchall()
+    con.execute(
+        "INSERT INTO t VALUES (1, 0.5, 5, 0.5), (0, 0.25, 2, 0.25), (1, 0.25, 2, 0.25), "
+        "(0, 0.125, 1, 0.125)"
+    ).fetchall()
+    for column in ("d", "i", "f"):
+        assert sqlauc.auc(con, "t", score=column) == 0.875
+
+
+def test_rows_excluded_diagnostics_weighted_sklearn(con):
+    data = make_data(3100, 300, kind="continuous", weights="float")
+    frame = data.frame.copy()
+    frame.loc[:9, "score"] = np.nan
+    keep = np.ones(300, dtype=bool)
+    keep[:10] = False
+    load(con, "t", frame)
+    n_excluded = int((data.w[:10] != 0).sum())  # zero-weight rows are dropped, not excluded
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=f"excluded {n_excluded} of"):
+        got = sqlauc.auc(con, "t", weight="w")
+    expected = roc_auc_score(data.y[keep], data.s[keep], sample_weight=data.w[keep])
+    assert got == pytest.approx(expected, abs=TOL)
+
+
+def test_unsupported_table_argument():
+    with pytest.raises(TypeError):
+        sqlauc.auc(None, 42)
+    with pytest.raises(TypeError):
+        sqlauc.auc(duckdb, pd.DataFrame({"label": [1, 0], "score": [0.1, 0.2]}))
+
+
+def test_warnings_point_at_the_caller(con):
+    load(con, "t", pd.DataFrame({"label": [1, 0, None], "score": [0.1, 0.2, 0.3]}))
+    with pytest.warns(sqlauc.ExcludedRowsWarning) as record:
+        sqlauc.auc(con, "t")
+    assert record[0].filename == __file__
+    load(con, "one", pd.DataFrame({"label": [1, 1], "score": [0.1, 0.2]}))
+    with pytest.warns(sqlauc.UndefinedMetricWarning) as record:
+        sqlauc.auc(con, "one")
+    assert record[0].filename == __file__
+
+
+def test_diagnostics_of_a_gauc_call(con):
+    frame = pd.DataFrame(
+        {
+            "g": [1, 1, 1, None, 2, 2],
+            "label": [1, 0, None, 1, 1, 0],
+            "score": [0.9, 0.1, 0.5, 0.3, None, 0.4],
+        }
+    )
+    load(con, "t", frame)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 3 of 6"):
+        result = sqlauc.gauc(con, "t", group="g")
+    diag = result.diagnostics
+    assert (diag.n_rows, diag.n_excluded) == (6, 3)
+    assert (diag.n_null_label, diag.n_null_score, diag.n_null_group) == (1, 1, 1)
+    assert (diag.positives, diag.negatives) == (1.0, 2.0)
+    assert result.rows_excluded == 3
+    assert result.gauc == 1.0
+    assert (result.groups_used, result.groups_skipped) == (1, 1)
+
+
+@pytest.mark.parametrize("column", ["w", "gw"])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1.0])
+def test_bad_weight_in_a_parquet_file_is_an_error(tmp_path, column, value):
+    # min/max statistics written by pyarrow leave NaN out
+    values = [1.0, value, 2.0, 1.0]
+    other = [1.0, 1.0, 1.0, 1.0]
+    table = pa.table(
+        {
+            "g": [1, 1, 2, 2],
+            "label": [1, 0, 1, 0],
+            "score": [0.9, 0.1, 0.2, 0.4],
+            "w": values if column == "w" else other,
+            "gw": values if column == "gw" else other,
+        }
+    )
+    path = tmp_path / "weights.parquet"
+    pq.write_table(table, path)
+    with pytest.raises(sqlauc.DataError, match="weight"):
+        sqlauc.gauc(None, path, group="g", weight="w", group_weight="gw")
+    if column == "w":
+        with pytest.raises(sqlauc.DataError, match="weight"):
+            sqlauc.auc(None, path, weight="w")
+        with pytest.raises(sqlauc.DataError, match="weight"):
+            sqlauc.roc_curve(None, path, weight="w")
