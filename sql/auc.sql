@@ -10,6 +10,8 @@
 --   label_value the raw label (diagnostics: which negative label values were seen)
 --   score       DOUBLE, NULL = missing
 --   weight      DOUBLE sample weight (1.0 when unweighted)
+-- :weighted is FALSE when no weight column was given: every weight sum and check below then
+-- folds to a row count (the engine drops the unused aggregates).
 -- Rows with a NULL label or score are excluded and counted; zero-weight rows are dropped as if
 -- absent; NaN/inf scores and NULL/negative/non-finite weights are counted so the caller can
 -- refuse them (x * 0 <> 0 is true exactly for NaN and +-inf; unlike a range test it is not
@@ -18,30 +20,38 @@
 -- weight at or above it, neg_ge, and
 --   P * N - U = sum over scores of pos_w * (neg_ge - neg_w / 2)   (pairs ranked wrongly,
 --   ties 1/2). Weights and counts are summed as DOUBLE: no integer division anywhere.
-WITH per_score AS (
+WITH per_label_score AS (
+    -- the only pass over the rows: group by score and raw label value, so that the label
+    -- diagnostics below are computed on a few rows per distinct score, not on every row
     SELECT
         score,
-        SUM(label * weight) AS labelled_pos_w,
-        SUM((1 - label) * weight) AS labelled_neg_w,
+        label_value,
+        MAX(label) AS label,
+        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
         COUNT(*) AS n_rows,
-        COUNT(label) AS n_labelled,
-        SUM(
-            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
-            THEN 1 ELSE 0 END
-        ) AS n_bad_weight,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+        CASE WHEN :weighted
+            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
+            ELSE 0
+        END AS n_bad_weight
     FROM sqlauc_input
-    WHERE weight IS NULL OR weight <> 0
-    GROUP BY score
+    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
+    GROUP BY score, label_value
 ),
-scored AS (
+per_score AS (
     -- the NULL score, when present, is one group: its rows are excluded, not ranked
     SELECT
-        *,
-        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_pos_w, 0.0) END AS pos_w,
-        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_neg_w, 0.0) END AS neg_w
-    FROM per_score
+        score,
+        CASE WHEN score IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
+        CASE WHEN score IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END AS neg_w,
+        SUM(n_rows) AS n_rows,
+        SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+        SUM(n_bad_weight) AS n_bad_weight,
+        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    FROM per_label_score
+    GROUP BY score
 ),
 cumulative AS (
     SELECT
@@ -49,7 +59,7 @@ cumulative AS (
         SUM(neg_w) OVER (
             ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS neg_ge
-    FROM scored
+    FROM per_score
 ),
 totals AS (
     SELECT
@@ -57,13 +67,10 @@ totals AS (
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_rows - n_labelled END) AS n_excluded,
-        SUM(n_rows - n_labelled) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+        SUM(n_null_label) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(
-            CASE WHEN score * 0 <> 0
-            THEN n_rows ELSE 0 END
-        ) AS n_nonfinite_score,
+        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max

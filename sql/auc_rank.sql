@@ -10,13 +10,12 @@
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
 --   U = sum over positives of the averaged rank - P (P + 1) / 2,   AUC = U / (P * N).
 -- Ranking functions take no window frame, so there is no frame over tied rows to get wrong.
--- Reads sqlauc_input(label, label_value, score, weight) like auc.sql; weight must be 1.
+-- Reads sqlauc_input(label, label_value, score, weight) like auc.sql; unweighted only (it ignores weight).
 WITH ranked AS (
     SELECT
         label,
         label_value,
         score,
-        weight,
         used_label,
         RANK() OVER (ORDER BY used_label IS NULL, score) AS rank_low,
         CUME_DIST() OVER (ORDER BY used_label IS NULL, score) AS share_le
@@ -38,11 +37,7 @@ totals AS (
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(
-            CASE WHEN score * 0 <> 0
-            THEN 1 ELSE 0 END
-        ) AS n_nonfinite_score,
-        SUM(CASE WHEN weight IS NULL OR weight <> 1 THEN 1 ELSE 0 END) AS n_bad_weight,
+        SUM(CASE WHEN score * 0 <> 0 THEN 1 ELSE 0 END) AS n_nonfinite_score,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
         MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
     FROM ranked
@@ -60,7 +55,7 @@ SELECT
     n_null_label,
     n_null_score,
     n_nonfinite_score,
-    n_bad_weight,
+    0 AS n_bad_weight,
     neg_label_min,
     neg_label_max
 FROM totals

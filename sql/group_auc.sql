@@ -10,44 +10,51 @@
 --   'clicks'       positives of the group (summed sample weights)
 --   'uniform'      1 for every group
 --   'column'       the sum of the input column gw over the group's rows
--- Reads sqlauc_input(label, label_value, score, weight, grp, gw); the cumulative sum runs over
--- the distinct scores of a group, highest first, with an explicit ROWS frame (as in auc.sql:
--- P_g * N_g - U_g = sum of pos_w * (neg_ge - neg_w / 2)).
-WITH per_score AS (
+-- Reads sqlauc_input(label, label_value, score, weight, grp, gw) (:weighted as in auc.sql).
+-- The cumulative sum runs over the distinct scores of a group, highest first, with an
+-- explicit ROWS frame (as in auc.sql: P_g * N_g - U_g = sum of pos_w * (neg_ge - neg_w / 2)).
+WITH per_label_score AS (
+    -- the only pass over the rows: group by group, score and raw label value (see auc.sql)
     SELECT
         grp,
         score,
-        SUM(label * weight) AS labelled_pos_w,
-        SUM((1 - label) * weight) AS labelled_neg_w,
-        SUM(CASE WHEN label IS NOT NULL THEN gw END) AS labelled_gw,
-        SUM(label) AS n_pos_rows,
-        COUNT(label) AS n_labelled,
+        label_value,
+        MAX(label) AS label,
+        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
+        CASE WHEN :group_weight = 'column' THEN SUM(gw) END AS gw,
         COUNT(*) AS n_rows,
-        SUM(
-            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
-            THEN 1 ELSE 0 END
-        ) AS n_bad_weight,
-        SUM(
-            CASE WHEN :group_weight = 'column'
-                AND (gw IS NULL OR gw < 0 OR gw * 0 <> 0)
-            THEN 1 ELSE 0 END
-        ) AS n_bad_group_weight,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+        CASE WHEN :weighted
+            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
+            ELSE 0
+        END AS n_bad_weight,
+        CASE WHEN :group_weight = 'column'
+            THEN SUM(CASE WHEN gw IS NULL OR gw < 0 OR gw * 0 <> 0 THEN 1 ELSE 0 END)
+            ELSE 0
+        END AS n_bad_group_weight
     FROM sqlauc_input
-    WHERE weight IS NULL OR weight <> 0
-    GROUP BY grp, score
+    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
+    GROUP BY grp, score, label_value
 ),
 scored AS (
     -- rows with a NULL score or group are excluded, not ranked
     SELECT
-        *,
+        grp,
+        score,
         score IS NOT NULL AND grp IS NOT NULL AS usable,
-        CASE WHEN score IS NOT NULL AND grp IS NOT NULL
-            THEN COALESCE(labelled_pos_w, 0.0) ELSE 0.0 END AS pos_w,
-        CASE WHEN score IS NOT NULL AND grp IS NOT NULL
-            THEN COALESCE(labelled_neg_w, 0.0) ELSE 0.0 END AS neg_w
-    FROM per_score
+        CASE WHEN score IS NULL OR grp IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
+        CASE WHEN score IS NULL OR grp IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END AS neg_w,
+        SUM(CASE WHEN label IS NOT NULL THEN gw END) AS labelled_gw,
+        SUM(CASE WHEN label IS NOT NULL THEN n_rows ELSE 0 END) AS n_labelled,
+        SUM(CASE WHEN label = 1 THEN n_rows ELSE 0 END) AS n_pos_rows,
+        SUM(n_rows) AS n_rows,
+        SUM(n_bad_weight) AS n_bad_weight,
+        SUM(n_bad_group_weight) AS n_bad_group_weight,
+        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    FROM per_label_score
+    GROUP BY grp, score
 ),
 cumulative AS (
     SELECT
@@ -67,16 +74,13 @@ per_group AS (
         SUM(neg_w) AS negatives,
         SUM(CASE WHEN usable THEN labelled_gw END) AS gw_sum,
         SUM(CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_used_rows,
-        SUM(CASE WHEN usable THEN COALESCE(n_pos_rows, 0) ELSE 0 END) AS n_pos_rows,
+        SUM(CASE WHEN usable THEN n_pos_rows ELSE 0 END) AS n_pos_rows,
         SUM(n_rows) AS n_rows,
         SUM(CASE WHEN usable THEN n_rows - n_labelled ELSE n_rows END) AS n_excluded,
         SUM(n_rows - n_labelled) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-        SUM(
-            CASE WHEN score * 0 <> 0
-            THEN n_rows ELSE 0 END
-        ) AS n_nonfinite_score,
+        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         SUM(n_bad_group_weight) AS n_bad_group_weight,
         MIN(neg_label_min) AS neg_label_min,

@@ -7,14 +7,13 @@
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
 -- Faster than grouping when scores are nearly all distinct. group_weight as in group_auc.sql.
--- Reads sqlauc_input(label, label_value, score, weight, grp, gw); weight must be 1.
+-- Reads sqlauc_input(label, label_value, score, weight, grp, gw); unweighted only (it ignores weight).
 WITH ranked AS (
     SELECT
         grp,
         label,
         label_value,
         score,
-        weight,
         gw,
         used_label,
         RANK() OVER (PARTITION BY grp ORDER BY used_label IS NULL, score) AS rank_low,
@@ -34,23 +33,20 @@ per_group AS (
         CAST(COUNT(*) AS DOUBLE) AS n_all,
         CAST(SUM(used_label) AS DOUBLE) AS positives,
         CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
-        SUM(CASE WHEN used_label IS NOT NULL THEN gw END) AS gw_sum,
+        CASE WHEN :group_weight = 'column'
+            THEN SUM(CASE WHEN used_label IS NOT NULL THEN gw END)
+        END AS gw_sum,
         COUNT(used_label) AS n_used_rows,
         SUM(used_label) AS n_pos_rows,
         COUNT(*) AS n_rows,
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(
-            CASE WHEN score * 0 <> 0
-            THEN 1 ELSE 0 END
-        ) AS n_nonfinite_score,
-        SUM(CASE WHEN weight IS NULL OR weight <> 1 THEN 1 ELSE 0 END) AS n_bad_weight,
-        SUM(
-            CASE WHEN :group_weight = 'column'
-                AND (gw IS NULL OR gw < 0 OR gw * 0 <> 0)
-            THEN 1 ELSE 0 END
-        ) AS n_bad_group_weight,
+        SUM(CASE WHEN score * 0 <> 0 THEN 1 ELSE 0 END) AS n_nonfinite_score,
+        CASE WHEN :group_weight = 'column'
+            THEN SUM(CASE WHEN gw IS NULL OR gw < 0 OR gw * 0 <> 0 THEN 1 ELSE 0 END)
+            ELSE 0
+        END AS n_bad_group_weight,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
         MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
     FROM ranked
@@ -78,7 +74,7 @@ SELECT
     n_null_score,
     CASE WHEN grp IS NULL THEN n_rows ELSE 0 END AS n_null_group,
     n_nonfinite_score,
-    n_bad_weight,
+    0 AS n_bad_weight,
     n_bad_group_weight,
     neg_label_min,
     neg_label_max

@@ -10,44 +10,48 @@
 -- the area. :drop_intermediate removes them; the first and last points are always kept.
 -- The origin row also carries the diagnostics (rows read, excluded, NaN scores, bad weights,
 -- negative label values seen); they are NULL on every other row.
--- Reads sqlauc_input(label, label_value, score, weight) like auc.sql.
-WITH per_score AS (
+-- Reads sqlauc_input(label, label_value, score, weight) like auc.sql (and :weighted as there).
+WITH per_label_score AS (
+    -- the only pass over the rows: group by score and raw label value (see auc.sql)
     SELECT
         score,
-        SUM(label * weight) AS labelled_pos_w,
-        SUM((1 - label) * weight) AS labelled_neg_w,
+        label_value,
+        MAX(label) AS label,
+        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
         COUNT(*) AS n_rows,
-        COUNT(label) AS n_labelled,
-        SUM(
-            CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0
-            THEN 1 ELSE 0 END
-        ) AS n_bad_weight,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+        CASE WHEN :weighted
+            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
+            ELSE 0
+        END AS n_bad_weight
     FROM sqlauc_input
-    WHERE weight IS NULL OR weight <> 0
-    GROUP BY score
+    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
+    GROUP BY score, label_value
 ),
 scored AS (
     -- the NULL score, when present, is one group: its rows are excluded, not thresholds
     SELECT
-        *,
-        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_pos_w, 0.0) END AS pos_w,
-        CASE WHEN score IS NULL THEN 0.0 ELSE COALESCE(labelled_neg_w, 0.0) END AS neg_w
-    FROM per_score
+        score,
+        CASE WHEN score IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
+        CASE WHEN score IS NULL THEN 0.0
+            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END AS neg_w,
+        SUM(n_rows) AS n_rows,
+        SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+        SUM(n_bad_weight) AS n_bad_weight,
+        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    FROM per_label_score
+    GROUP BY score
 ),
 totals AS (
     SELECT
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_rows - n_labelled END) AS n_excluded,
-        SUM(n_rows - n_labelled) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+        SUM(n_null_label) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(
-            CASE WHEN score * 0 <> 0
-            THEN n_rows ELSE 0 END
-        ) AS n_nonfinite_score,
+        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max

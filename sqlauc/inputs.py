@@ -27,6 +27,11 @@ from sqlauc.identifiers import column
 LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 
 _DOUBLE = exp.DataType.build("DOUBLE")
+_INT = exp.DataType.build("INT")
+
+#: Dialects without boolean values: there ``label`` is a CASE, elsewhere the (faster)
+#: ``CAST(label_column = pos_label AS INT)``, which is NULL for a NULL label as well.
+NO_BOOLEAN_VALUES = frozenset({"tsql", "oracle", "fabric"})
 
 PosLabel = int | float | str | bool
 
@@ -83,6 +88,7 @@ def build(
     positive: exp.Expr,
     where: exp.Expr | None,
     needed: Iterable[str],
+    dialect: str,
 ) -> exp.Select:
     """Build ``sqlauc_input`` as a SELECT over ``source``.
 
@@ -98,21 +104,28 @@ def build(
         The whitelisted filter (from :func:`sqlauc.filters.parse_filter`).
     needed : iterable of str
         The input columns the template reads.
+    dialect : str
+        The target dialect (see :data:`NO_BOOLEAN_VALUES`).
     """
     needed = set(needed)
     label_col = column(roles.label)
     projections: list[exp.Expr] = []
     if "label" in needed:
-        label = exp.Case(
-            ifs=[
-                exp.If(this=exp.Is(this=label_col.copy(), expression=exp.Null()), true=exp.Null()),
-                exp.If(
-                    this=exp.EQ(this=label_col.copy(), expression=positive.copy()),
-                    true=exp.Literal.number(1),
-                ),
-            ],
-            default=exp.Literal.number(0),
-        )
+        is_positive = exp.EQ(this=label_col.copy(), expression=positive.copy())
+        label: exp.Expr
+        if dialect in NO_BOOLEAN_VALUES:
+            label = exp.Case(
+                ifs=[
+                    exp.If(
+                        this=exp.Is(this=label_col.copy(), expression=exp.Null()),
+                        true=exp.Null(),
+                    ),
+                    exp.If(this=is_positive, true=exp.Literal.number(1)),
+                ],
+                default=exp.Literal.number(0),
+            )
+        else:
+            label = exp.Cast(this=is_positive, to=_INT.copy())
         projections.append(exp.alias_(label, "label"))
     if "label_value" in needed:
         projections.append(exp.alias_(label_col.copy(), "label_value"))

@@ -449,7 +449,7 @@ def sql(
     ... # doctest: +ELLIPSIS
     WITH sqlauc_input AS (
       SELECT
-        CASE WHEN `clicked` IS NULL THEN NULL WHEN `clicked` = 1 THEN 1 ELSE 0 END AS label,
+        CAST(`clicked` = 1 AS INT64) AS label,
     ...
     """
     options = planning.Options(

@@ -26,11 +26,11 @@ METHODS = ("auto", "grouped", "rank")
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 #: method="auto" samples this many rows to measure how tied the scores are.
-SAMPLE_ROWS = 100_000
+SAMPLE_ROWS = 20_000
 #: ... and uses the rank formulation when at least this share of sampled scores is distinct
 #: and the sample is at least SAMPLE_MIN_ROWS rows (small inputs are instant either way).
 RANK_MIN_DISTINCT_SHARE = 0.5
-SAMPLE_MIN_ROWS = 20_000
+SAMPLE_MIN_ROWS = 10_000
 
 _TEMPLATES = {
     ("auc", "grouped"): "auc",
@@ -112,7 +112,9 @@ class Plan:
 
     def input_relation(self, needed: set[str]) -> exp.Select:
         """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
-        return inputs.build(self.source.relation, self.roles, self._positive, self._where, needed)
+        return inputs.build(
+            self.source.relation, self.roles, self._positive, self._where, needed, self.dialect
+        )
 
     _positive: exp.Expr = field(default_factory=exp.Null)
     _where: exp.Expr | None = None
@@ -156,13 +158,26 @@ def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> N
             )
 
 
-def _sampled_method(engine: Engine, source: Source, score_input: exp.Select) -> str:
-    """Pick the formulation from how tied a small sample of the scores is."""
-    sample = exp.select(
-        exp.Count(this=exp.Distinct(expressions=[exp.column("score")])).as_("n_distinct"),
-        exp.Count(this=exp.column("score")).as_("n"),
-    ).from_(score_input.limit(SAMPLE_ROWS).subquery("sample"))
-    row = engine.fetch(render.to_sql(sample, engine.dialect, pretty=False), source)[0]
+def _sampled_method(
+    engine: Engine, source: Source, sample_input: exp.Select, keys: list[str]
+) -> str:
+    """Pick the formulation from how tied a small sample is.
+
+    The grouped formulation aggregates one row per distinct score (per group, for the group
+    metrics); it wins when those keys repeat. The share of distinct keys in the first
+    ``SAMPLE_ROWS`` rows estimates that.
+    """
+    per_key = (
+        exp.select(*keys, exp.Count(this=exp.Star()).as_("n_rows"))
+        .from_(sample_input.limit(SAMPLE_ROWS).subquery("sample"))
+        .group_by(*keys)
+        .subquery("per_key")
+    )
+    probe = exp.select(
+        exp.Count(this=exp.Star()).as_("n_distinct"),
+        exp.Sum(this=exp.column("n_rows")).as_("n"),
+    ).from_(per_key)
+    row = engine.fetch(render.to_sql(probe, engine.dialect, pretty=False), source)[0]
     n_distinct, n = int(row[0] or 0), int(row[1] or 0)
     if n >= SAMPLE_MIN_ROWS and n_distinct >= RANK_MIN_DISTINCT_SHARE * n:
         return "rank"
@@ -213,8 +228,9 @@ def plan(
         method = "grouped"
     elif method == "auto":
         if engine is not None and engine.can_sample() and roles.weight is None:
-            score_input = inputs.build(source.relation, roles, positive, where, {"score"})
-            method = _sampled_method(engine, source, score_input)
+            keys = {"score", "grp"} if roles.group is not None else {"score"}
+            sample_input = inputs.build(source.relation, roles, positive, where, keys, target)
+            method = _sampled_method(engine, source, sample_input, sorted(keys))
         else:
             method = "grouped"
 
@@ -226,16 +242,15 @@ def plan(
         relations["group_auc"] = provider
         needed |= templates.input_columns(provider)
     needed &= {"label", "label_value", "score", "weight", "grp", "gw"}
-    input_relation = inputs.build(source.relation, roles, positive, where, needed)
-    params: dict[str, render.Param] = {}
+    input_relation = inputs.build(source.relation, roles, positive, where, needed, target)
+    params: dict[str, render.Param] = {"weighted": roles.weight is not None}
     if options.metric == "roc_curve":
         params["drop_intermediate"] = options.drop_intermediate
     if options.metric in ("gauc", "group_auc"):
         params["group_weight"] = (
             options.group_weight if options.group_weight in GROUP_WEIGHTS else "column"
         )
-    tree = render.compose(template, input_relation, params, relations)
-    sql = render.to_sql(tree, target)
+    tree, sql = render.render(template, input_relation, params, relations, target)
     result = Plan(
         options=options,
         source=source,

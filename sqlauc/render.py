@@ -90,3 +90,37 @@ def to_sql(tree: exp.Expr, dialect: str, *, pretty: bool = True) -> str:
         comments=False,
         unsupported_level=ErrorLevel.RAISE,
     )
+
+
+_CACHE: dict[tuple[object, ...], tuple[exp.Select, str]] = {}
+_CACHE_SIZE = 256
+
+
+def render(
+    name: str,
+    input_relation: exp.Select,
+    params: Mapping[str, Param],
+    relations: Mapping[str, str],
+    dialect: str,
+) -> tuple[exp.Select, str]:
+    """Compose template ``name`` and render it in ``dialect``; return the tree and the text.
+
+    Rendering is a pure function of its inputs, so it is cached, keyed by the input relation's
+    text in the target dialect (which determines the whole query's text) and the options, so
+    a repeated call skips sqlglot's work. The tree returned is shared: do not modify it.
+    """
+    key = (
+        name,
+        input_relation.sql(dialect=dialect, comments=False),
+        tuple(sorted(params.items())),
+        tuple(sorted(relations.items())),
+        dialect,
+    )
+    cached = _CACHE.get(key)
+    if cached is None:
+        tree = compose(name, input_relation, params, relations)
+        cached = (tree, to_sql(tree, dialect))
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = cached
+    return cached
