@@ -126,30 +126,30 @@ def build(
             )
         else:
             label = exp.Cast(this=is_positive, to=_INT.copy())
-        projections.append(exp.alias_(label, "label"))
+        projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
-        projections.append(exp.alias_(label_col.copy(), "label_value"))
+        projections.append(exp.alias_(label_col.copy(), "label_value", copy=False))
     if "score" in needed:
-        projections.append(exp.alias_(_as_double(roles.score), "score"))
+        projections.append(exp.alias_(_as_double(roles.score), "score", copy=False))
     if "weight" in needed:
         weight = (
             _as_double(roles.weight)
             if roles.weight is not None
             else exp.Cast(this=exp.Literal.number(1), to=_DOUBLE.copy())
         )
-        projections.append(exp.alias_(weight, "weight"))
+        projections.append(exp.alias_(weight, "weight", copy=False))
     if "grp" in needed:
         if roles.group is None:
             raise ValueError("this metric needs a group column")
-        projections.append(exp.alias_(column(roles.group), "grp"))
+        projections.append(exp.alias_(column(roles.group), "grp", copy=False))
     if "gw" in needed:
         gw = (
             _as_double(roles.group_weight_column)
             if roles.group_weight_column is not None
             else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
         )
-        projections.append(exp.alias_(gw, "gw"))
-    select = exp.Select(expressions=projections).from_(source.copy())
+        projections.append(exp.alias_(gw, "gw", copy=False))
+    select = exp.Select(expressions=projections).from_(source.copy(), copy=False)
     if where is not None:
-        select = select.where(where.copy())
+        select = select.where(where.copy(), copy=False)
     return select

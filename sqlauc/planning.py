@@ -9,7 +9,7 @@ resolve names and types -> parse the filter -> pick the formulation -> build ``s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -108,16 +108,15 @@ class Plan:
     sql: str
     roles: inputs.Roles
     label_kind: str
-    output_columns: list[str] = field(default_factory=list)
+    positive: exp.Expr  # the literal a positive label equals
+    where: exp.Expr | None  # the whitelisted filter
+    output_columns: list[str]
 
     def input_relation(self, needed: set[str]) -> exp.Select:
         """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
         return inputs.build(
-            self.source.relation, self.roles, self._positive, self._where, needed, self.dialect
+            self.source.relation, self.roles, self.positive, self.where, needed, self.dialect
         )
-
-    _positive: exp.Expr = field(default_factory=exp.Null)
-    _where: exp.Expr | None = None
 
 
 def _roles(options: Options, columns: list[str] | None, relation: str) -> inputs.Roles:
@@ -167,16 +166,17 @@ def _sampled_method(
     metrics); it wins when those keys repeat. The share of distinct keys in the first
     ``SAMPLE_ROWS`` rows estimates that.
     """
+    sample = sample_input.limit(SAMPLE_ROWS, copy=False).subquery("sample", copy=False)
     per_key = (
         exp.select(*keys, exp.Count(this=exp.Star()).as_("n_rows"))
-        .from_(sample_input.limit(SAMPLE_ROWS).subquery("sample"))
-        .group_by(*keys)
-        .subquery("per_key")
+        .from_(sample, copy=False)
+        .group_by(*keys, copy=False)
+        .subquery("per_key", copy=False)
     )
     probe = exp.select(
         exp.Count(this=exp.Star()).as_("n_distinct"),
         exp.Sum(this=exp.column("n_rows")).as_("n"),
-    ).from_(per_key)
+    ).from_(per_key, copy=False)
     row = engine.fetch(render.to_sql(probe, engine.dialect, pretty=False), source)[0]
     n_distinct, n = int(row[0] or 0), int(row[1] or 0)
     if n >= SAMPLE_MIN_ROWS and n_distinct >= RANK_MIN_DISTINCT_SHARE * n:
@@ -251,7 +251,7 @@ def plan(
             options.group_weight if options.group_weight in GROUP_WEIGHTS else "column"
         )
     tree, sql = render.render(template, input_relation, params, relations, target)
-    result = Plan(
+    return Plan(
         options=options,
         source=source,
         dialect=target,
@@ -261,11 +261,10 @@ def plan(
         sql=sql,
         roles=roles,
         label_kind=label_kind,
+        positive=positive,
+        where=where,
         output_columns=[e.alias_or_name for e in tree.expressions],
     )
-    result._positive = positive
-    result._where = where
-    return result
 
 
 def run(plan_: Plan, engine: Engine) -> list[dict[str, Any]]:
