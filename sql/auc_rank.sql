@@ -10,7 +10,7 @@
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
 --   U = sum over positives of the averaged rank - P (P + 1) / 2,   AUC = U / (P * N).
 -- Ranking functions take no window frame, so there is no frame over tied rows to get wrong.
--- Reads sqlauc_input(label, label_value, score, weight) like auc.sql; unweighted only (it ignores weight).
+-- Reads sqlauc_input(label, label_value, score) like auc.sql; unweighted input only.
 WITH ranked AS (
     SELECT
         label,

@@ -7,7 +7,7 @@
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
 -- Faster than grouping when scores are nearly all distinct. group_weight as in group_auc.sql.
--- Reads sqlauc_input(label, label_value, score, weight, grp, gw); unweighted only (it ignores weight).
+-- Reads sqlauc_input(label, label_value, score, grp, gw); unweighted input only.
 WITH ranked AS (
     SELECT
         grp,

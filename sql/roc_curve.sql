@@ -10,40 +10,8 @@
 -- the area. :drop_intermediate removes them; the first and last points are always kept.
 -- The origin row also carries the diagnostics (rows read, excluded, NaN scores, bad weights,
 -- negative label values seen); they are NULL on every other row.
--- Reads sqlauc_input(label, label_value, score, weight) like auc.sql (and :weighted as there).
-WITH per_label_score AS (
-    -- the only pass over the rows: group by score and raw label value (see auc.sql)
-    SELECT
-        score,
-        label_value,
-        MAX(label) AS label,
-        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
-        COUNT(*) AS n_rows,
-        CASE WHEN :weighted
-            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
-            ELSE 0
-        END AS n_bad_weight
-    FROM sqlauc_input
-    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
-    GROUP BY score, label_value
-),
-scored AS (
-    -- the NULL score, when present, is one group: its rows are excluded, not thresholds
-    SELECT
-        score,
-        CASE WHEN score IS NULL THEN 0.0
-            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
-        CASE WHEN score IS NULL THEN 0.0
-            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END AS neg_w,
-        SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-        SUM(n_bad_weight) AS n_bad_weight,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
-    FROM per_label_score
-    GROUP BY score
-),
-totals AS (
+-- Reads score_counts (score_counts.sql: one row per distinct score with its class totals).
+WITH totals AS (
     SELECT
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
@@ -55,7 +23,7 @@ totals AS (
         SUM(n_bad_weight) AS n_bad_weight,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max
-    FROM scored
+    FROM score_counts
 ),
 points AS (
     -- one sort: cumulative counts and the next point's increments share ORDER BY score DESC
@@ -72,7 +40,7 @@ points AS (
         neg_w,
         LEAD(pos_w) OVER (ORDER BY score DESC) AS next_pos_w,
         LEAD(neg_w) OVER (ORDER BY score DESC) AS next_neg_w
-    FROM scored
+    FROM score_counts
     WHERE score IS NOT NULL AND pos_w + neg_w > 0
 ),
 flagged AS (

@@ -235,12 +235,12 @@ def plan(
             method = "grouped"
 
     template = _TEMPLATES[(options.metric, method)]
-    relations: dict[str, str] = {}
-    needed = templates.input_columns(template)
-    if options.metric == "gauc":
-        provider = _TEMPLATES[("group_auc", method)]
-        relations["group_auc"] = provider
-        needed |= templates.input_columns(provider)
+    # the relations a template reads from other templates; gauc reads the per-group table of
+    # the chosen formulation
+    relations = {name: name for name in templates.reads(template)}
+    if "group_auc" in relations:
+        relations["group_auc"] = _TEMPLATES[("group_auc", method)]
+    needed = set().union(*(templates.input_columns(t) for t in [template, *relations.values()]))
     needed &= {"label", "label_value", "score", "weight", "grp", "gw"}
     input_relation = inputs.build(source.relation, roles, positive, where, needed, target)
     params: dict[str, render.Param] = {"weighted": roles.weight is not None}

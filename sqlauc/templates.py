@@ -31,6 +31,7 @@ def template_dir() -> Path:
     )
 
 
+@functools.cache
 def names() -> list[str]:
     """The names of the available templates."""
     return sorted(p.stem for p in template_dir().glob("*.sql"))
@@ -57,6 +58,19 @@ def parse(name: str) -> exp.Select:
     return _parsed(name).copy()
 
 
-def input_columns(name: str) -> set[str]:
+@functools.cache
+def input_columns(name: str) -> frozenset[str]:
     """The ``sqlauc_input`` columns a template may read (used to build only those)."""
-    return {c.name for c in _parsed(name).find_all(exp.Column)}
+    return frozenset(c.name for c in _parsed(name).find_all(exp.Column))
+
+
+@functools.cache
+def reads(name: str) -> frozenset[str]:
+    """The other templates' relations that template ``name`` reads (e.g. ``gauc`` reads
+    ``group_auc``), found as table names, like dbt's ``ref``."""
+    tree = _parsed(name)
+    own = {cte.alias for cte in tree.find_all(exp.CTE)}
+    available = set(names())
+    return frozenset(
+        t.name for t in tree.find_all(exp.Table) if t.name in available and t.name not in own
+    )
