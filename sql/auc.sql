@@ -35,6 +35,7 @@ totals AS (
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
+        MAX(max_label_code) AS max_label_code,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max
     FROM cumulative
@@ -52,6 +53,7 @@ SELECT
     n_null_score,
     n_nonfinite_score,
     n_bad_weight,
+    max_label_code,
     neg_label_min,
     neg_label_max
 FROM totals

@@ -10,6 +10,9 @@
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
 --   U = sum over positives of the averaged rank - P (P + 1) / 2,   AUC = U / (P * N).
 -- Ranking functions take no window frame, so there is no frame over tied rows to get wrong.
+-- Label check: with :negative_known (the negative label was known before the query, see
+-- sqlauc/inputs.py) a third label value is coded 2, so MAX(label) > 1 finds it; otherwise the
+-- negative label values' min and max must agree. Only one of the two is computed.
 -- Reads sqlauc_input(label, label_value, score) like auc.sql; unweighted input only.
 WITH ranked AS (
     SELECT
@@ -38,8 +41,11 @@ totals AS (
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
         SUM(CASE WHEN score * 0 <> 0 THEN 1 ELSE 0 END) AS n_nonfinite_score,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+        CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,
+        CASE WHEN NOT :negative_known THEN MIN(CASE WHEN label = 0 THEN label_value END) END
+            AS neg_label_min,
+        CASE WHEN NOT :negative_known THEN MAX(CASE WHEN label = 0 THEN label_value END) END
+            AS neg_label_max
     FROM ranked
 )
 SELECT
@@ -56,6 +62,7 @@ SELECT
     n_null_score,
     n_nonfinite_score,
     0 AS n_bad_weight,
+    max_label_code,
     neg_label_min,
     neg_label_max
 FROM totals

@@ -28,6 +28,7 @@ SELECT
     SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     SUM(n_bad_group_weight) AS n_bad_group_weight,
+    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
 FROM group_auc

@@ -51,6 +51,7 @@ scored AS (
         SUM(n_rows) AS n_rows,
         SUM(n_bad_weight) AS n_bad_weight,
         SUM(n_bad_group_weight) AS n_bad_group_weight,
+        MAX(label) AS max_label_code,
         MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
         MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
     FROM per_label_score
@@ -83,6 +84,7 @@ per_group AS (
         SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         SUM(n_bad_group_weight) AS n_bad_group_weight,
+        MAX(max_label_code) AS max_label_code,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max
     FROM cumulative
@@ -111,6 +113,7 @@ SELECT
     n_nonfinite_score,
     n_bad_weight,
     n_bad_group_weight,
+    max_label_code,
     neg_label_min,
     neg_label_max
 FROM per_group

@@ -7,6 +7,9 @@
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
 -- Faster than grouping when scores are nearly all distinct. group_weight as in group_auc.sql.
+-- Label check: with :negative_known (the negative label was known before the query, see
+-- sqlauc/inputs.py) a third label value is coded 2, so MAX(label) > 1 finds it; otherwise the
+-- negative label values' min and max must agree. Only one of the two is computed.
 -- Reads sqlauc_input(label, label_value, score, grp, gw); unweighted input only.
 WITH ranked AS (
     SELECT
@@ -47,8 +50,11 @@ per_group AS (
             THEN SUM(CASE WHEN gw IS NULL OR gw < 0 OR gw * 0 <> 0 THEN 1 ELSE 0 END)
             ELSE 0
         END AS n_bad_group_weight,
-        MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-        MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+        CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,
+        CASE WHEN NOT :negative_known THEN MIN(CASE WHEN label = 0 THEN label_value END) END
+            AS neg_label_min,
+        CASE WHEN NOT :negative_known THEN MAX(CASE WHEN label = 0 THEN label_value END) END
+            AS neg_label_max
     FROM ranked
     GROUP BY grp
 )
@@ -76,6 +82,7 @@ SELECT
     n_nonfinite_score,
     0 AS n_bad_weight,
     n_bad_group_weight,
+    max_label_code,
     neg_label_min,
     neg_label_max
 FROM per_group

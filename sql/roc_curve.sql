@@ -21,6 +21,7 @@ WITH totals AS (
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
+        MAX(max_label_code) AS max_label_code,
         MIN(neg_label_min) AS neg_label_min,
         MAX(neg_label_max) AS neg_label_max
     FROM score_counts
@@ -81,6 +82,7 @@ SELECT
     CASE WHEN flagged.is_origin THEN totals.n_null_score END AS n_null_score,
     CASE WHEN flagged.is_origin THEN totals.n_nonfinite_score END AS n_nonfinite_score,
     CASE WHEN flagged.is_origin THEN totals.n_bad_weight END AS n_bad_weight,
+    CASE WHEN flagged.is_origin THEN totals.max_label_code END AS max_label_code,
     CASE WHEN flagged.is_origin THEN totals.neg_label_min END AS neg_label_min,
     CASE WHEN flagged.is_origin THEN totals.neg_label_max END AS neg_label_max
 FROM flagged

@@ -34,6 +34,7 @@ SELECT
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(n_bad_weight) AS n_bad_weight,
+    MAX(label) AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
 FROM per_label_score

@@ -87,9 +87,10 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
             f"group_weight column {roles.group_weight_column!r} has {diag.n_bad_group_weight} "
             "NULL, negative or non-finite value(s); group weights must be finite and >= 0"
         )
-    if diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max:
-        # two different non-positive values: with a positive class that is three labels,
-        # without one pos_label is not among the two labels seen
+    two_negatives = diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max
+    if two_negatives or diag.max_label_code > 1:
+        # two different non-positive values (or a third value beside the known two): with a
+        # positive class that is three labels, without one pos_label is not among the labels
         seen = _labels_seen(plan, engine)
         if len(seen) > 2:
             raise DataError(

@@ -2,7 +2,11 @@
 
 ``sqlauc_input`` is the fixed relation every template reads::
 
-    label        1 = positive (the value equals pos_label), 0 = any other value, NULL = NULL
+    label        1 = positive (the value equals pos_label), 0 = negative, NULL = NULL label;
+                 when the negative label value is known in advance (boolean labels, or the one
+                 other value in a sample), 0 is that value and 2 marks any third value, so a
+                 template detects more than two labels with one MAX(label); otherwise every
+                 non-positive value is 0 and templates compare the negative values' min and max
     label_value  the raw label value (diagnostics: which values were seen)
     score        CAST(score AS DOUBLE)
     weight       CAST(weight AS DOUBLE), or 1.0 when unweighted
@@ -89,6 +93,7 @@ def build(
     where: exp.Expr | None,
     needed: Iterable[str],
     dialect: str,
+    negative: exp.Expr | None = None,
 ) -> exp.Select:
     """Build ``sqlauc_input`` as a SELECT over ``source``.
 
@@ -106,6 +111,9 @@ def build(
         The input columns the template reads.
     dialect : str
         The target dialect (see :data:`NO_BOOLEAN_VALUES`).
+    negative : sqlglot.exp.Expr, optional
+        The negative label's literal when it is known in advance: ``label`` is then 2 for any
+        value that is neither (see the module docstring).
     """
     needed = set(needed)
     label_col = column(roles.label)
@@ -113,7 +121,22 @@ def build(
     if "label" in needed:
         is_positive = exp.EQ(this=label_col.copy(), expression=positive.copy())
         label: exp.Expr
-        if dialect in NO_BOOLEAN_VALUES:
+        if negative is not None:
+            label = exp.Case(
+                ifs=[
+                    exp.If(
+                        this=exp.Is(this=label_col.copy(), expression=exp.Null()),
+                        true=exp.Null(),
+                    ),
+                    exp.If(this=is_positive, true=exp.Literal.number(1)),
+                    exp.If(
+                        this=exp.EQ(this=label_col.copy(), expression=negative.copy()),
+                        true=exp.Literal.number(0),
+                    ),
+                ],
+                default=exp.Literal.number(2),
+            )
+        elif dialect in NO_BOOLEAN_VALUES:
             label = exp.Case(
                 ifs=[
                     exp.If(
@@ -153,3 +176,16 @@ def build(
     if where is not None:
         select = select.where(where.copy(), copy=False)
     return select
+
+
+def literal(value: object, kind: LabelKind) -> exp.Expr | None:
+    """A label value seen in the data as a literal of the label column's kind, if it has one."""
+    if kind == "bool" and isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if kind == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return exp.Literal.number(repr(value))
+    if kind == "string" and isinstance(value, str):
+        return exp.Literal.string(value)
+    return None

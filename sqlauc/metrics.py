@@ -57,8 +57,10 @@ def _diagnostics_row(plan: planning.Plan, rows: list[dict[str, Any]]) -> dict[st
                     total[key] = (total.get(key) or 0) + (value or 0)
         mins = [r["neg_label_min"] for r in rows if r["neg_label_min"] is not None]
         maxs = [r["neg_label_max"] for r in rows if r["neg_label_max"] is not None]
+        codes = [r["max_label_code"] for r in rows if r["max_label_code"] is not None]
         total["neg_label_min"] = min(mins) if mins else None
         total["neg_label_max"] = max(maxs) if maxs else None
+        total["max_label_code"] = max(codes) if codes else None
         return total
     return rows[0]
 
@@ -105,8 +107,9 @@ def auc(
     method : {"auto", "grouped", "rank"}, default "auto"
         The SQL formulation. ``"grouped"`` (one row per distinct score, then a cumulative sum)
         is fastest with tied scores; ``"rank"`` (RANK and CUME_DIST over rows, unweighted only)
-        with nearly distinct scores. ``"auto"`` samples 100k scores on DuckDB to choose, and
-        uses ``"grouped"`` elsewhere. Both give the same number.
+        with nearly distinct scores. ``"auto"`` samples the first 20k rows on DuckDB to
+        choose (and to learn the negative label), and uses ``"grouped"`` elsewhere. Both give
+        the same number.
 
     Returns
     -------

@@ -109,13 +109,20 @@ class Plan:
     roles: inputs.Roles
     label_kind: str
     positive: exp.Expr  # the literal a positive label equals
+    negative: exp.Expr | None  # the negative label's literal, when known in advance
     where: exp.Expr | None  # the whitelisted filter
     output_columns: list[str]
 
     def input_relation(self, needed: set[str]) -> exp.Select:
         """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
         return inputs.build(
-            self.source.relation, self.roles, self.positive, self.where, needed, self.dialect
+            self.source.relation,
+            self.roles,
+            self.positive,
+            self.where,
+            needed,
+            self.dialect,
+            self.negative,
         )
 
 
@@ -157,31 +164,53 @@ def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> N
             )
 
 
-def _sampled_method(
-    engine: Engine, source: Source, sample_input: exp.Select, keys: list[str]
-) -> str:
-    """Pick the formulation from how tied a small sample is.
+@dataclass(frozen=True)
+class Sample:
+    """What the first ``SAMPLE_ROWS`` rows tell: how tied the keys are, which negatives exist."""
 
-    The grouped formulation aggregates one row per distinct score (per group, for the group
-    metrics); it wins when those keys repeat. The share of distinct keys in the first
-    ``SAMPLE_ROWS`` rows estimates that.
-    """
+    n_rows: int
+    n_distinct_keys: int
+    negative_min: Any
+    negative_max: Any
+
+    def method(self) -> str:
+        """The grouped formulation aggregates one row per distinct score (per group, for the
+        group metrics): it wins when those keys repeat; the rank formulation otherwise."""
+        distinct = self.n_distinct_keys >= RANK_MIN_DISTINCT_SHARE * self.n_rows
+        return "rank" if self.n_rows >= SAMPLE_MIN_ROWS and distinct else "grouped"
+
+    def negative(self) -> Any:
+        """The negative label value, when the sample shows exactly one (else None)."""
+        if self.negative_min is not None and self.negative_min == self.negative_max:
+            return self.negative_min
+        return None
+
+
+def _sample(engine: Engine, source: Source, sample_input: exp.Select, keys: list[str]) -> Sample:
+    """One cheap query over the first ``SAMPLE_ROWS`` rows (a ``LIMIT``, on DuckDB)."""
     sample = sample_input.limit(SAMPLE_ROWS, copy=False).subquery("sample", copy=False)
+    negative_value = exp.Case(
+        ifs=[exp.If(this=exp.column("label").eq(0), true=exp.column("label_value"))]
+    )
     per_key = (
-        exp.select(*keys, exp.Count(this=exp.Star()).as_("n_rows"))
+        exp.select(
+            *keys,
+            exp.Count(this=exp.Star()).as_("n_rows"),
+            exp.Min(this=negative_value.copy()).as_("negative_min"),
+            exp.Max(this=negative_value).as_("negative_max"),
+        )
         .from_(sample, copy=False)
         .group_by(*keys, copy=False)
         .subquery("per_key", copy=False)
     )
     probe = exp.select(
-        exp.Count(this=exp.Star()).as_("n_distinct"),
         exp.Sum(this=exp.column("n_rows")).as_("n"),
+        exp.Count(this=exp.Star()).as_("n_distinct"),
+        exp.Min(this=exp.column("negative_min")).as_("negative_min"),
+        exp.Max(this=exp.column("negative_max")).as_("negative_max"),
     ).from_(per_key, copy=False)
     row = engine.fetch(render.to_sql(probe, engine.dialect, pretty=False), source)[0]
-    n_distinct, n = int(row[0] or 0), int(row[1] or 0)
-    if n >= SAMPLE_MIN_ROWS and n_distinct >= RANK_MIN_DISTINCT_SHARE * n:
-        return "rank"
-    return "grouped"
+    return Sample(int(row[0] or 0), int(row[1] or 0), row[2], row[3])
 
 
 def plan(
@@ -224,15 +253,21 @@ def plan(
     positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
 
     method = options.method
-    if options.metric == "roc_curve":
+    negative: exp.Expr | None = None
+    if label_kind == "bool":
+        negative = exp.Boolean(this=not bool(positive.this))
+    sampled = method == "auto" and options.metric != "roc_curve" and roles.weight is None
+    if sampled and engine is not None and engine.can_sample():
+        keys = ["score", "grp"] if roles.group is not None else ["score"]
+        sample_input = inputs.build(
+            source.relation, roles, positive, where, {*keys, "label", "label_value"}, target
+        )
+        sample = _sample(engine, source, sample_input, keys)
+        method = sample.method()
+        if negative is None:
+            negative = inputs.literal(sample.negative(), label_kind)
+    if options.metric == "roc_curve" or method == "auto":
         method = "grouped"
-    elif method == "auto":
-        if engine is not None and engine.can_sample() and roles.weight is None:
-            keys = {"score", "grp"} if roles.group is not None else {"score"}
-            sample_input = inputs.build(source.relation, roles, positive, where, keys, target)
-            method = _sampled_method(engine, source, sample_input, sorted(keys))
-        else:
-            method = "grouped"
 
     template = _TEMPLATES[(options.metric, method)]
     # the relations a template reads from other templates; gauc reads the per-group table of
@@ -242,8 +277,11 @@ def plan(
         relations["group_auc"] = _TEMPLATES[("group_auc", method)]
     needed = set().union(*(templates.input_columns(t) for t in [template, *relations.values()]))
     needed &= {"label", "label_value", "score", "weight", "grp", "gw"}
-    input_relation = inputs.build(source.relation, roles, positive, where, needed, target)
-    params: dict[str, render.Param] = {"weighted": roles.weight is not None}
+    input_relation = inputs.build(source.relation, roles, positive, where, needed, target, negative)
+    params: dict[str, render.Param] = {
+        "weighted": roles.weight is not None,
+        "negative_known": negative is not None,
+    }
     if options.metric == "roc_curve":
         params["drop_intermediate"] = options.drop_intermediate
     if options.metric in ("gauc", "group_auc"):
@@ -262,6 +300,7 @@ def plan(
         roles=roles,
         label_kind=label_kind,
         positive=positive,
+        negative=negative,
         where=where,
         output_columns=[e.alias_or_name for e in tree.expressions],
     )

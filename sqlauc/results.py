@@ -35,7 +35,11 @@ class Diagnostics:
     positives, negatives : float
         Weighted class totals over the rows used.
     neg_label_min, neg_label_max : object
-        The smallest and largest negative label value seen (equal when there is one).
+        The smallest and largest negative label value seen (equal when there is one; not
+        computed when the negative label was known in advance).
+    max_label_code : int
+        2 when a label is neither the positive nor the known negative label (see
+        :mod:`sqlauc.inputs`), else at most 1.
     """
 
     n_rows: int
@@ -50,6 +54,7 @@ class Diagnostics:
     negatives: float
     neg_label_min: Any
     neg_label_max: Any
+    max_label_code: int = 0
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Diagnostics:
@@ -66,6 +71,7 @@ class Diagnostics:
             negatives=_number(row.get("negatives")) if row.get("negatives") is not None else 0.0,
             neg_label_min=row.get("neg_label_min"),
             neg_label_max=row.get("neg_label_max"),
+            max_label_code=_count(row.get("max_label_code")),
         )
 
 

@@ -1,0 +1,105 @@
+"""The known-negative label path: a third label value is caught wherever it hides.
+
+When the negative label is known in advance (boolean labels, or the single non-positive
+value among the first rows that ``method="auto"`` samples on DuckDB), ``sqlauc_input.label``
+marks any other value with 2 and the metric query detects it with one ``MAX(label)``. These
+tests hide the third value beyond the sampled rows, so only the metric query can see it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import load
+from reference import gauc_reference
+from sklearn.metrics import roc_auc_score
+
+import sqlauc
+from sqlauc import planning
+from sqlauc.engines.duckdb_engine import DuckDBEngine
+from sqlauc.sources import resolve
+
+N = 30_000  # beyond planning.SAMPLE_ROWS, above planning.SAMPLE_MIN_ROWS
+
+
+def _frame(labels: np.ndarray, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "label": labels,
+            "score": rng.random(len(labels)),  # continuous: method="auto" picks rank
+            "g": rng.integers(0, 500, len(labels)),
+        }
+    )
+
+
+def test_sample_is_smaller_than_these_tables():
+    assert planning.SAMPLE_ROWS < N and planning.SAMPLE_MIN_ROWS <= N
+
+
+@pytest.mark.parametrize(
+    ("labels", "pos_label", "third"),
+    [
+        (np.array([0, 1] * (N // 2)), 1, 2),
+        (np.array([-1, 1] * (N // 2)), 1, 0),
+        (np.array(["skip", "click"] * (N // 2), dtype=object), "click", "maybe"),
+    ],
+    ids=["int", "minus-one", "string"],
+)
+@pytest.mark.parametrize("metric", ["auc", "gauc", "group_auc"])
+def test_third_label_after_the_sample_is_an_error(con, labels, pos_label, third, metric):
+    labels = labels.copy()
+    labels[-1] = third
+    load(con, "t", _frame(labels))
+    plan = planning.plan(
+        planning.Options(metric, pos_label=pos_label, group=None if metric == "auc" else "g"),
+        resolve("t"),
+        engine=DuckDBEngine(con),
+    )
+    assert plan.negative is not None and plan.method == "rank"
+    call = getattr(sqlauc, metric)
+    kwargs = {"group": "g"} if metric != "auc" else {}
+    with pytest.raises(sqlauc.DataError, match="more than two distinct values") as info:
+        call(con, "t", pos_label=pos_label, **kwargs)
+    assert repr(third) in str(info.value)
+
+
+@pytest.mark.parametrize("pos_label", [True, False])
+def test_boolean_labels_know_their_negative_and_match_sklearn(con, pos_label):
+    rng = np.random.default_rng(3)
+    y = rng.random(N) < 0.3
+    frame = pd.DataFrame({"label": y, "score": np.round(rng.random(N), 2)})
+    load(con, "t", frame)
+    plan = planning.plan(
+        planning.Options("auc", pos_label=pos_label),
+        resolve("t"),
+        engine=DuckDBEngine(con),
+    )
+    assert plan.negative is not None
+    positive = y == pos_label
+    expected = roc_auc_score(positive, frame["score"])
+    for method in ("auto", "grouped", "rank"):
+        assert sqlauc.auc(con, "t", pos_label=pos_label, method=method) == pytest.approx(
+            expected, abs=1e-12
+        )
+
+
+def test_known_negative_results_equal_the_references(con):
+    rng = np.random.default_rng(5)
+    y = (rng.random(N) < 0.4).astype(int)
+    frame = _frame(y, seed=5)
+    load(con, "t", frame)
+    assert sqlauc.auc(con, "t") == pytest.approx(roc_auc_score(y, frame["score"]), abs=1e-12)
+    ref = gauc_reference(frame.assign(pos=y == 1), group="g", y_pos="pos", score="score")
+    got = sqlauc.gauc(con, "t", group="g")
+    assert got.gauc == pytest.approx(ref["gauc"], abs=1e-12)
+    assert got.groups_used == ref["groups_used"]
+
+
+def test_sql_with_the_connection_shows_the_known_negative(con):
+    y = np.array([0, 1] * (N // 2))
+    load(con, "t", _frame(y))
+    text = sqlauc.sql("auc", "t", con=con)
+    assert "ELSE 2" in text  # the third-value code of the known-negative mapping
+    assert "ELSE 2" not in sqlauc.sql("auc", "t")  # no connection: nothing is known
