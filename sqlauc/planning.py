@@ -268,6 +268,10 @@ def plan(
             negative = inputs.literal(sample.negative(), label_kind)
     if options.metric == "roc_curve" or method == "auto":
         method = "grouped"
+    if method == "grouped":
+        # grouped templates check labels per distinct score, where min/max cost nothing; the
+        # plain 0/1 mapping is the cheaper one there
+        negative = None
 
     template = _TEMPLATES[(options.metric, method)]
     # the relations a template reads from other templates; gauc reads the per-group table of

@@ -72,11 +72,11 @@ def test_boolean_labels_know_their_negative_and_match_sklearn(con, pos_label):
     frame = pd.DataFrame({"label": y, "score": np.round(rng.random(N), 2)})
     load(con, "t", frame)
     plan = planning.plan(
-        planning.Options("auc", pos_label=pos_label),
+        planning.Options("auc", pos_label=pos_label, method="rank"),
         resolve("t"),
         engine=DuckDBEngine(con),
     )
-    assert plan.negative is not None
+    assert plan.negative is not None  # known from the type, no sample needed
     positive = y == pos_label
     expected = roc_auc_score(positive, frame["score"])
     for method in ("auto", "grouped", "rank"):
@@ -95,6 +95,13 @@ def test_known_negative_results_equal_the_references(con):
     got = sqlauc.gauc(con, "t", group="g")
     assert got.gauc == pytest.approx(ref["gauc"], abs=1e-12)
     assert got.groups_used == ref["groups_used"]
+
+
+def test_grouped_formulation_keeps_the_plain_mapping(con):
+    y = np.array([0, 1] * (N // 2))
+    load(con, "t", _frame(y).assign(score=lambda f: f["score"].round(2)))
+    plan = planning.plan(planning.Options("auc"), resolve("t"), engine=DuckDBEngine(con))
+    assert plan.method == "grouped" and plan.negative is None
 
 
 def test_sql_with_the_connection_shows_the_known_negative(con):
