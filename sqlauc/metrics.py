@@ -107,7 +107,7 @@ def auc(
     method : {"auto", "grouped", "rank"}, default "auto"
         The SQL formulation. ``"grouped"`` (one row per distinct score, then a cumulative sum)
         is fastest with tied scores; ``"rank"`` (RANK and CUME_DIST over rows, unweighted only)
-        with nearly distinct scores. ``"auto"`` samples the first 20k rows on DuckDB to
+        with nearly distinct scores. ``"auto"`` samples the first 10k rows on DuckDB to
         choose (and to learn the negative label), and uses ``"grouped"`` elsewhere. Both give
         the same number.
 

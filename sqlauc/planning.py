@@ -26,11 +26,11 @@ METHODS = ("auto", "grouped", "rank")
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 #: method="auto" samples this many rows to measure how tied the scores are.
-SAMPLE_ROWS = 20_000
+SAMPLE_ROWS = 10_000
 #: ... and uses the rank formulation when at least this share of sampled scores is distinct
 #: and the sample is at least SAMPLE_MIN_ROWS rows (small inputs are instant either way).
 RANK_MIN_DISTINCT_SHARE = 0.5
-SAMPLE_MIN_ROWS = 10_000
+SAMPLE_MIN_ROWS = 5_000
 
 _TEMPLATES = {
     ("auc", "grouped"): "auc",
