@@ -121,34 +121,19 @@ def build(
     if "label" in needed:
         is_positive = exp.EQ(this=label_col.copy(), expression=positive.copy())
         label: exp.Expr
-        if negative is not None:
-            label = exp.Case(
-                ifs=[
-                    exp.If(
-                        this=exp.Is(this=label_col.copy(), expression=exp.Null()),
-                        true=exp.Null(),
-                    ),
-                    exp.If(this=is_positive, true=exp.Literal.number(1)),
-                    exp.If(
-                        this=exp.EQ(this=label_col.copy(), expression=negative.copy()),
-                        true=exp.Literal.number(0),
-                    ),
-                ],
-                default=exp.Literal.number(2),
-            )
-        elif dialect in NO_BOOLEAN_VALUES:
-            label = exp.Case(
-                ifs=[
-                    exp.If(
-                        this=exp.Is(this=label_col.copy(), expression=exp.Null()),
-                        true=exp.Null(),
-                    ),
-                    exp.If(this=is_positive, true=exp.Literal.number(1)),
-                ],
-                default=exp.Literal.number(0),
-            )
-        else:
+        if negative is None and dialect not in NO_BOOLEAN_VALUES:
             label = exp.Cast(this=is_positive, to=_INT.copy())
+        else:
+            ifs = [
+                exp.If(this=exp.Is(this=label_col.copy(), expression=exp.Null()), true=exp.Null()),
+                exp.If(this=is_positive, true=exp.Literal.number(1)),
+            ]
+            default = exp.Literal.number(0)
+            if negative is not None:
+                is_negative = exp.EQ(this=label_col.copy(), expression=negative.copy())
+                ifs.append(exp.If(this=is_negative, true=default))
+                default = exp.Literal.number(2)
+            label = exp.Case(ifs=ifs, default=default)
         projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
         projections.append(exp.alias_(label_col.copy(), "label_value", copy=False))
