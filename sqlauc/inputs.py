@@ -164,9 +164,7 @@ def build(
 
 
 def literal(value: object, kind: LabelKind) -> exp.Expr | None:
-    """A label value seen in the data as a literal of the label column's kind, if it has one."""
-    if kind == "bool" and isinstance(value, bool):
-        return exp.Boolean(this=value)
+    """A numeric or string label value seen in the data as a literal, if it has one."""
     if kind == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
         if isinstance(value, float) and not math.isfinite(value):
             return None

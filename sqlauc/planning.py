@@ -253,9 +253,7 @@ def plan(
     positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
 
     method = options.method
-    negative: exp.Expr | None = None
-    if label_kind == "bool":
-        negative = exp.Boolean(this=not bool(positive.this))
+    sample: Sample | None = None
     sampled = method == "auto" and options.metric != "roc_curve" and roles.weight is None
     if sampled and engine is not None and engine.can_sample():
         keys = ["score", "grp"] if roles.group is not None else ["score"]
@@ -264,14 +262,16 @@ def plan(
         )
         sample = _sample(engine, source, sample_input, keys)
         method = sample.method()
-        if negative is None:
-            negative = inputs.literal(sample.negative(), label_kind)
     if options.metric == "roc_curve" or method == "auto":
         method = "grouped"
-    if method == "grouped":
-        # grouped templates check labels per distinct score, where min/max cost nothing; the
-        # plain 0/1 mapping is the cheaper one there
-        negative = None
+    # Only the rank templates use a known negative label (one MAX instead of a min/max over
+    # every row); grouped templates check labels per distinct score, where min/max cost
+    # nothing, and keep the cheaper plain 0/1 mapping.
+    negative: exp.Expr | None = None
+    if method == "rank" and label_kind == "bool":
+        negative = exp.Boolean(this=not bool(positive.this))
+    elif method == "rank" and sample is not None:
+        negative = inputs.literal(sample.negative(), label_kind)
 
     template = _TEMPLATES[(options.metric, method)]
     # the relations a template reads from other templates; gauc reads the per-group table of
