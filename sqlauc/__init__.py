@@ -15,6 +15,7 @@ from sqlauc.errors import (
 )
 from sqlauc.metrics import auc, gauc, group_auc, roc_curve, sql
 from sqlauc.results import Diagnostics, GAUCResult
+from sqlauc.sources import Query
 
 __version__ = "0.1.0"
 
@@ -24,6 +25,7 @@ __all__ = [
     "ExcludedRowsWarning",
     "GAUCResult",
     "NotFoundError",
+    "Query",
     "SqlaucError",
     "UndefinedMetricWarning",
     "UnsafeInputError",

@@ -13,27 +13,46 @@ from typing import Any, Literal
 import pandas as pd
 
 from sqlauc import checks, planning
-from sqlauc.engines import open_engine
+from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.identifiers import TableName
 from sqlauc.inputs import PosLabel
 from sqlauc.results import Diagnostics, GAUCResult
-from sqlauc.sources import resolve
+from sqlauc.sources import Query, Source, resolve
 
 Method = Literal["auto", "grouped", "rank"]
 Table = Any  # a table name (str or tuple of parts), a path, or a DataFrame
 
 
+def _source_on(table: Table, engine: Engine) -> Source:
+    """Resolve ``table`` for ``engine``; files and frames only on the embedded DuckDB."""
+    source = resolve(table, engine.dialect)
+    if source.kind in ("file", "frame") and not engine.local_data:
+        raise TypeError(
+            f"a {source.description} cannot be read through a {engine.dialect} connection: "
+            "sqlauc never uploads data to your database. Evaluate it locally with con=None "
+            "(DuckDB), or pass a table name or sqlauc.Query('SELECT ...') that the "
+            f"{engine.dialect} connection can read"
+        )
+    return source
+
+
 def _evaluate(
-    con: Any, table: Table, options: planning.Options, what: str, *, frame: bool = False
+    con: Any,
+    table: Table,
+    options: planning.Options,
+    what: str,
+    *,
+    dialect: str | None,
+    frame: bool = False,
 ) -> tuple[planning.Plan, Any, Diagnostics, bool]:
     """Plan and run one metric; return the plan, its result, diagnostics and definedness.
 
     The result is a list of row dicts, or a DataFrame with ``frame=True`` (a ROC curve can
     have millions of points). The diagnostics come from the same query.
     """
-    source = resolve(table)
-    with open_engine(con) as engine:
+    with open_engine(con, dialect) as engine:
+        source = _source_on(table, engine)
         plan = planning.plan(options, source, engine=engine)
         result: Any
         if frame:
@@ -75,6 +94,7 @@ def auc(
     pos_label: PosLabel = 1,
     where: str | None = None,
     method: Method = "auto",
+    dialect: str | None = None,
 ) -> float:
     """Exact area under the ROC curve, computed in the database.
 
@@ -88,11 +108,15 @@ def auc(
 
     Parameters
     ----------
-    con : duckdb.DuckDBPyConnection or None
-        The connection to run on; ``None`` uses a private in-memory DuckDB.
-    table : str, tuple of str, path or DataFrame
-        A table or view (``"t"``, ``"schema.t"``, ``"catalog.schema.t"``), a Parquet/CSV file
-        or glob, or a pandas/polars/pyarrow frame.
+    con : connection or None
+        Where to run: ``None`` (a private in-memory DuckDB), a DuckDB connection, a
+        SparkSession, a chdb connection or session, a SQLAlchemy Engine/Connection, or any
+        DB-API 2.0 connection (sqlite3, psycopg, pymysql, snowflake.connector, ...). sqlauc
+        only runs SELECTs on it and never closes or reconfigures it.
+    table : str, tuple of str, Query, path or DataFrame
+        A table or view (``"t"``, ``"schema.t"``, ``"catalog.schema.t"``) or a
+        :class:`sqlauc.Query` on any connection; on DuckDB also a Parquet/CSV file or glob,
+        or a pandas/polars/pyarrow frame.
     label, score : str
         Column names. Labels: ``pos_label`` is the positive class, any other non-NULL value is
         negative; more than two distinct values is an error.
@@ -110,6 +134,9 @@ def auc(
         with nearly distinct scores. ``"auto"`` samples the first 10k rows on DuckDB to
         choose (and to learn the negative label), and uses ``"grouped"`` elsewhere. Both give
         the same number.
+    dialect : str, optional
+        The SQL dialect to render for (a sqlglot name); overrides the one detected from
+        ``con``, and is required for a DB-API driver sqlauc does not know.
 
     Returns
     -------
@@ -152,7 +179,7 @@ def auc(
         where=where,
         method=method,
     )
-    _, rows, _, defined = _evaluate(con, table, options, "ROC AUC")
+    _, rows, _, defined = _evaluate(con, table, options, "ROC AUC", dialect=dialect)
     if not defined:
         checks.warn(
             "Only one class is present in the labels: ROC AUC is not defined in that case "
@@ -173,6 +200,7 @@ def roc_curve(
     pos_label: PosLabel = 1,
     where: str | None = None,
     drop_intermediate: bool = True,
+    dialect: str | None = None,
 ) -> pd.DataFrame:
     """The exact ROC curve, one point per distinct score, computed in the database.
 
@@ -183,7 +211,7 @@ def roc_curve(
 
     Parameters
     ----------
-    con, table, label, score, weight, pos_label, where
+    con, table, label, score, weight, pos_label, where, dialect
         As in :func:`auc`.
     drop_intermediate : bool, default True
         Drop exactly the points collinear with their neighbours (an exact cross-product test
@@ -219,7 +247,9 @@ def roc_curve(
         where=where,
         drop_intermediate=drop_intermediate,
     )
-    _, result, diag, defined = _evaluate(con, table, options, "the ROC curve", frame=True)
+    _, result, diag, defined = _evaluate(
+        con, table, options, "the ROC curve", dialect=dialect, frame=True
+    )
     columns = ["threshold", "fpr", "tpr", "tp", "fp"]
     frame: pd.DataFrame = result[columns].astype("float64").reset_index(drop=True)
     # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE)
@@ -246,6 +276,7 @@ def group_auc(
     pos_label: PosLabel = 1,
     where: str | None = None,
     method: Method = "auto",
+    dialect: str | None = None,
 ) -> pd.DataFrame:
     """The exact ROC AUC of every group (the table behind :func:`gauc`).
 
@@ -254,7 +285,7 @@ def group_auc(
     group : str
         The column defining the groups (e.g. a user id). Rows whose group is NULL are
         excluded and counted.
-    con, table, label, score, weight, pos_label, where, method
+    con, table, label, score, weight, pos_label, where, method, dialect
         As in :func:`auc`.
     group_weight : str, default "impressions"
         The weight each group gets in :func:`gauc`, reported here: ``"impressions"`` (rows,
@@ -290,7 +321,7 @@ def group_auc(
         group=group,
         group_weight=group_weight,
     )
-    plan, rows, _, _ = _evaluate(con, table, options, "group AUC")
+    plan, rows, _, _ = _evaluate(con, table, options, "group AUC", dialect=dialect)
     kept = [r for r in rows if r["grp"] is not None and r["n_used_rows"]]
     name = plan.roles.group or group
     frame = pd.DataFrame(
@@ -326,6 +357,7 @@ def gauc(
     pos_label: PosLabel = 1,
     where: str | None = None,
     method: Method = "auto",
+    dialect: str | None = None,
 ) -> GAUCResult:
     """Group AUC: the weighted mean of per-group AUCs, computed in the database.
 
@@ -344,7 +376,7 @@ def gauc(
         ``w_g``: ``"impressions"`` (the group's rows, or summed sample weights: the DIN
         paper's definition), ``"clicks"`` (its positives, weighted), ``"uniform"`` (1 per
         group), or the name of a column summed over the group's rows.
-    con, table, label, score, weight, pos_label, where, method
+    con, table, label, score, weight, pos_label, where, method, dialect
         As in :func:`auc`.
 
     Returns
@@ -378,7 +410,7 @@ def gauc(
         group=group,
         group_weight=group_weight,
     )
-    _, rows, diag, _ = _evaluate(con, table, options, "GAUC")
+    _, rows, diag, _ = _evaluate(con, table, options, "GAUC", dialect=dialect)
     row = rows[0]
     used = int(row["groups_used"] or 0)
     value = math.nan if row["gauc"] is None else float(row["gauc"])
@@ -424,7 +456,7 @@ def sql(
     ----------
     metric : {"auc", "roc_curve", "gauc", "group_auc"}
         The metric.
-    table : str, tuple of str, path or DataFrame
+    table : str, tuple of str, Query, path or DataFrame
         As in :func:`auc`.
     con : connection, optional
         With a connection, the relation's columns are read (no rows) and names resolve to
@@ -467,13 +499,20 @@ def sql(
         group_weight=group_weight,
         drop_intermediate=drop_intermediate,
     )
-    source = resolve(table)
-    needs_engine = con is not None or source.kind in ("file", "frame")
-    if needs_engine:
+    if con is not None or not isinstance(table, (str, tuple, list, Query)):
         if con is None and dialect not in (None, "duckdb"):
-            raise ValueError(
-                f"{source.description} is read by DuckDB; dialect={dialect!r} needs a table name"
-            )
-        with open_engine(con) as engine:
-            return planning.plan(options, source, engine=engine, dialect=dialect).sql
-    return planning.plan(options, source, engine=None, dialect=dialect).sql
+            kind = resolve(table).description
+            raise ValueError(f"a {kind} is read by DuckDB; dialect={dialect!r} needs a table name")
+        with open_engine(con, dialect) as engine:
+            source = _source_on(table, engine)
+            return planning.plan(options, source, engine=engine).sql
+    target = dialect or "duckdb"
+    source = resolve(table, target)
+    if source.kind in ("file", "frame") and target != "duckdb":
+        raise ValueError(
+            f"a {source.description} is read by DuckDB; dialect={dialect!r} needs a table name"
+        )
+    if source.kind in ("file", "frame"):
+        with open_engine(None) as engine:
+            return planning.plan(options, source, engine=engine).sql
+    return planning.plan(options, source, engine=None, dialect=target).sql

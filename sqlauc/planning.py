@@ -228,10 +228,6 @@ def plan(
     ``method="auto"`` renders the grouped formulation.
     """
     target = engine.dialect if engine is not None else (dialect or "duckdb")
-    if engine is not None and dialect is not None and dialect != engine.dialect:
-        raise ValueError(
-            f"dialect={dialect!r} differs from the connection's dialect {engine.dialect!r}"
-        )
     columns: list[str] | None = None
     kinds: dict[str, str] = {}
     if engine is not None:

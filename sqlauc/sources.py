@@ -7,7 +7,12 @@
   ``read_parquet('…')`` / ``read_csv('…')`` with the path as a string literal;
 - a pandas DataFrame, polars DataFrame/LazyFrame, pyarrow Table/Dataset or DuckDB relation ->
   scanned through a DuckDB relation under the local name ``sqlauc_frame``; nothing is
-  registered on the connection and DuckDB's replacement scans are never relied on.
+  registered on the connection and DuckDB's replacement scans are never relied on;
+- a :class:`Query` (``sqlauc.Query("SELECT ...")``) -> the caller's own SELECT as a subquery,
+  parsed in the engine's dialect and refused unless it is exactly one read-only query.
+
+Files and frames are read by the embedded DuckDB only: sqlauc never uploads data to a
+database.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+import sqlglot
 from sqlglot import exp
+from sqlglot.errors import ParseError
 
 from sqlauc import identifiers
 from sqlauc.errors import UnsafeInputError
@@ -37,11 +44,97 @@ _FRAME_MODULES = ("pandas", "polars", "pyarrow", "duckdb")
 
 
 @dataclass(frozen=True)
+class Query:
+    """A read-only query of your own, used where a table name would be.
+
+    ``sqlauc.auc(con, sqlauc.Query("SELECT label, p AS score FROM events WHERE day = 1"))``
+    evaluates the query's rows. The text is parsed with sqlglot in the connection's dialect and
+    must be exactly one query (SELECT, a set operation of SELECTs, or a WITH of those); a
+    statement that writes, locks or changes state anywhere in it (INSERT, UPDATE, DELETE,
+    MERGE, CREATE, DROP, ALTER, SELECT INTO, FOR UPDATE, SET, ...) is refused. It becomes a
+    subquery of sqlauc's query; its columns are resolved like a table's.
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> q = sqlauc.Query("SELECT * FROM (VALUES (1, 0.9), (0, 0.4), (1, 0.3)) t(label, score)")
+    >>> sqlauc.auc(None, q)
+    0.5
+    """
+
+    sql: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.sql, str) or not self.sql.strip():
+            raise UnsafeInputError("Query needs the text of a SELECT statement")
+
+
+#: Nodes that write, lock or change session state: never inside a Query.
+_FORBIDDEN_IN_QUERY: tuple[type[exp.Expr], ...] = tuple(
+    getattr(exp, name)
+    for name in (
+        "Insert",
+        "Update",
+        "Delete",
+        "Merge",
+        "Create",
+        "Drop",
+        "Alter",
+        "Command",
+        "Into",
+        "Lock",
+        "Transaction",
+        "Commit",
+        "Rollback",
+        "Pragma",
+        "Use",
+        "Copy",
+        "LoadData",
+        "Set",
+        "Grant",
+        "Revoke",
+        "TruncateTable",
+        "Analyze",
+        "Describe",
+        "Cache",
+        "Uncache",
+        "Refresh",
+    )
+    if hasattr(exp, name)
+)
+
+
+def query_source(query: Query, dialect: str) -> Source:
+    """Parse a :class:`Query` in ``dialect`` and check that it is one read-only query."""
+    try:
+        statements = [s for s in sqlglot.parse(query.sql, read=dialect) if s is not None]
+    except ParseError as err:
+        first = str(err).splitlines()[0] if str(err) else "syntax error"
+        raise UnsafeInputError(f"Query is not valid {dialect} SQL: {first}") from None
+    if len(statements) != 1:
+        raise UnsafeInputError(
+            f"Query must be exactly one SELECT statement, got {len(statements)} statements"
+        )
+    tree = statements[0]
+    if not isinstance(tree, exp.Query):
+        raise UnsafeInputError(
+            f"Query must be a SELECT statement, got {type(tree).__name__.upper()}"
+        )
+    for node in tree.walk():
+        if isinstance(node, _FORBIDDEN_IN_QUERY):
+            raise UnsafeInputError(
+                f"Query must only read: it contains {type(node).__name__.upper()}"
+            )
+    relation = exp.Subquery(this=tree, alias=exp.TableAlias(this=exp.to_identifier("sqlauc_query")))
+    return Source("query", relation, "the Query")
+
+
+@dataclass(frozen=True)
 class Source:
     """The resolved ``table`` argument."""
 
-    kind: str  # "table" | "file" | "frame"
-    relation: exp.Table  # what the input relation reads FROM
+    kind: str  # "table" | "file" | "frame" | "query"
+    relation: exp.Expr  # what the input relation reads FROM: a table, reader call or subquery
     description: str  # for messages: "table 'a.b'", "file 'x.parquet'", "DataFrame"
     frame: Any = None  # the in-memory object, for kind == "frame"
 
@@ -86,8 +179,10 @@ def file_source(path: str) -> Source:
     return Source("file", exp.Table(this=call), f"file {path!r}")
 
 
-def resolve(table: object) -> Source:
-    """Classify the ``table`` argument of a metric."""
+def resolve(table: object, dialect: str = "duckdb") -> Source:
+    """Classify the ``table`` argument of a metric (a Query is parsed in ``dialect``)."""
+    if isinstance(table, Query):
+        return query_source(table, dialect)
     if isinstance(table, PurePath):
         return file_source(str(table))
     if isinstance(table, str):
@@ -100,6 +195,6 @@ def resolve(table: object) -> Source:
         frame_table = exp.Table(this=exp.to_identifier(FRAME_NAME, quoted=True))
         return Source("frame", frame_table, type(table).__name__, frame=table)
     raise TypeError(
-        "table must be a table name, a path to a Parquet/CSV file, or a DataFrame "
-        f"(pandas, polars, pyarrow); got {type(table).__name__}"
+        "table must be a table name, a sqlauc.Query, a path to a Parquet/CSV file, or a "
+        f"DataFrame (pandas, polars, pyarrow); got {type(table).__name__}"
     )

@@ -1,38 +1,109 @@
 """Engine adapters: one small adapter per engine family (a dialect and "run this, give rows").
 
-:func:`open_engine` turns the ``con`` argument of a metric into an :class:`Engine`. Heavy
-engine modules are imported lazily, only when such a connection is passed.
+:func:`open_engine` turns the ``con`` argument of a metric into an :class:`Engine`:
+
+===============================================  =========================================
+``con``                                          dialect
+===============================================  =========================================
+``None``                                         a private in-memory DuckDB (closed after)
+``duckdb.DuckDBPyConnection``                    duckdb
+``pyspark.sql.SparkSession`` (classic, Connect)  spark
+``chdb`` connection or session                   clickhouse
+SQLAlchemy ``Engine`` / ``Connection``           from ``engine.dialect.name``
+any DB-API 2.0 connection                        from the driver module (sqlite3, psycopg,
+                                                 pymysql, snowflake.connector, ...)
+===============================================  =========================================
+
+``dialect=`` overrides the detected dialect (and is required for a DB-API driver sqlauc does
+not know). Engine modules are imported lazily, only when such a connection is passed.
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlauc.engines.base import Engine
 
 
-@contextmanager
-def open_engine(con: object) -> Iterator[Engine]:
-    """Yield the engine for ``con`` (``None`` -> a private in-memory DuckDB, closed after)."""
-    from sqlauc.engines.duckdb_engine import DuckDBEngine, is_duckdb_connection
-
-    if con is None:
-        import duckdb
-
-        private = duckdb.connect(":memory:")
-        try:
-            yield DuckDBEngine(private)
-        finally:
-            private.close()
-        return
-    if is_duckdb_connection(con):
-        yield DuckDBEngine(con)  # type: ignore[arg-type]
-        return
-    raise TypeError(
-        f"unsupported connection {type(con).__module__}.{type(con).__name__}: sqlauc runs on a "
-        "duckdb.DuckDBPyConnection, or con=None for a private in-memory DuckDB"
+def _unsupported(con: object, why: str) -> TypeError:
+    return TypeError(
+        f"unsupported connection {type(con).__module__}.{type(con).__name__}: {why}. sqlauc "
+        "runs on None (a private DuckDB), a DuckDB connection, a SparkSession, a chdb "
+        "connection or session, a SQLAlchemy Engine/Connection, or a DB-API 2.0 connection"
     )
+
+
+@contextmanager
+def open_engine(con: object, dialect: str | None = None) -> Iterator[Engine]:
+    """Yield the engine for ``con``; ``dialect`` overrides the detected dialect."""
+    if isinstance(con, types.ModuleType):
+        raise _unsupported(con, f"got the module {con.__name__}; pass a connection object")
+    module = type(con).__module__
+    if con is None or module.split(".")[0] in ("duckdb", "_duckdb"):
+        from sqlauc.engines.duckdb_engine import DuckDBEngine, is_duckdb_connection
+
+        if con is None:
+            import duckdb
+
+            private = duckdb.connect(":memory:")
+            try:
+                yield DuckDBEngine(private, dialect)
+            finally:
+                private.close()
+            return
+        if is_duckdb_connection(con):
+            yield DuckDBEngine(con, dialect)  # type: ignore[arg-type]
+            return
+    if module.startswith("pyspark"):
+        from sqlauc.engines.spark_engine import SparkEngine, is_spark_session
+
+        if is_spark_session(con):
+            yield SparkEngine(con, dialect or "spark")
+            return
+        raise _unsupported(con, "pass the SparkSession (spark), not a DataFrame or context")
+    if module.startswith("chdb."):
+        from sqlauc.engines.chdb_engine import ChdbSessionEngine, is_chdb_session
+
+        if is_chdb_session(con) and not hasattr(con, "cursor"):
+            yield ChdbSessionEngine(con, dialect or "clickhouse")
+            return
+    if module.startswith("sqlalchemy."):
+        from sqlauc.engines.sqlalchemy_engine import (
+            is_sqlalchemy,
+            sqlalchemy_dialect,
+            sqlalchemy_engine,
+        )
+
+        if not is_sqlalchemy(con):
+            raise _unsupported(con, "pass a SQLAlchemy Engine or Connection")
+        target = dialect or sqlalchemy_dialect(con)
+        if target is None:
+            raise ValueError(
+                f"cannot tell the SQL dialect of SQLAlchemy dialect "
+                f"{con.dialect.name!r}; pass dialect= (a sqlglot dialect name)"  # type: ignore[attr-defined]
+            )
+        with sqlalchemy_engine(con, target) as engine:
+            yield engine
+        return
+    from sqlauc.engines.dbapi_engine import (
+        DRIVER_DIALECTS,
+        DBAPIEngine,
+        driver_module,
+        is_dbapi_connection,
+    )
+
+    if is_dbapi_connection(con):
+        target = dialect or DRIVER_DIALECTS.get(driver_module(con))
+        if target is None:
+            raise ValueError(
+                f"cannot tell the SQL dialect of a {module}.{type(con).__name__} connection; "
+                "pass dialect= (a sqlglot dialect name such as 'postgres', 'snowflake')"
+            )
+        yield DBAPIEngine(con, target)
+        return
+    raise _unsupported(con, "it has no cursor()")
 
 
 __all__ = ["Engine", "open_engine"]

@@ -20,6 +20,9 @@ class Engine(ABC):
 
     #: The sqlglot dialect the engine speaks.
     dialect: str
+    #: Whether the engine reads files and DataFrames (the embedded DuckDB only; sqlauc never
+    #: uploads data to a database).
+    local_data: bool = False
 
     @abstractmethod
     def columns(self, source: Source) -> list[tuple[str, str]]:

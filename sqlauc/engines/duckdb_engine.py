@@ -20,10 +20,11 @@ def is_duckdb_connection(con: object) -> bool:
 class DuckDBEngine(Engine):
     """Runs on a ``duckdb.DuckDBPyConnection`` (the caller's or a private one)."""
 
-    dialect = "duckdb"
+    local_data = True
 
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, dialect: str | None = None) -> None:
         self.con = con
+        self.dialect = dialect or "duckdb"
 
     def can_sample(self) -> bool:
         return True

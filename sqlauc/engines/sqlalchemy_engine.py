@@ -1,0 +1,60 @@
+"""SQLAlchemy ``Engine`` and ``Connection``: the dialect from ``dialect.name``, the rows from
+the underlying DB-API connection (no ``text()`` parsing, so ``:x`` and ``%`` in literals stay
+literal).
+
+An ``Engine`` lends sqlauc one pooled connection for the call, returned to the pool after; a
+``Connection`` is used as it is and left open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlauc.engines.dbapi_engine import DBAPIEngine, driver_module
+
+#: SQLAlchemy dialect name -> sqlglot dialect.
+SQLALCHEMY_DIALECTS: dict[str, str] = {
+    "postgresql": "postgres",
+    "mysql": "mysql",
+    "mariadb": "mysql",
+    "sqlite": "sqlite",
+    "duckdb": "duckdb",
+    "mssql": "tsql",
+    "oracle": "oracle",
+    "snowflake": "snowflake",
+    "bigquery": "bigquery",
+    "trino": "trino",
+    "presto": "presto",
+    "redshift": "redshift",
+    "databricks": "databricks",
+    "hive": "hive",
+    "clickhouse": "clickhouse",
+    "clickhousedb": "clickhouse",
+}
+
+
+def is_sqlalchemy(con: object) -> bool:
+    module = type(con).__module__
+    return module.startswith("sqlalchemy.") and type(con).__name__ in ("Engine", "Connection")
+
+
+def sqlalchemy_dialect(con: Any) -> str | None:
+    name = str(con.dialect.name)
+    return SQLALCHEMY_DIALECTS.get(name)
+
+
+@contextmanager
+def sqlalchemy_engine(con: Any, dialect: str) -> Iterator[DBAPIEngine]:
+    """Yield a DB-API engine over the connection that ``con`` (Engine or Connection) gives."""
+    if type(con).__name__ == "Engine":
+        pooled = con.raw_connection()
+        try:
+            raw = pooled.dbapi_connection
+            yield DBAPIEngine(raw, dialect, owner=driver_module(raw))
+        finally:
+            pooled.close()  # back to the pool (the pool resets it)
+        return
+    raw = con.connection.dbapi_connection
+    yield DBAPIEngine(raw, dialect, owner=driver_module(raw))
