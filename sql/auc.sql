@@ -9,8 +9,10 @@
 -- totals pos_w / neg_w and the diagnostics of its rows, built from sqlauc_input(label,
 -- label_value, score, weight). Rows with a NULL label or score are excluded and counted;
 -- NaN/inf scores and NULL/negative/non-finite weights are counted so the caller can refuse them
--- (x * 0 <> 0 is true exactly for NaN and +-inf; unlike a range test it is not folded away by
--- engines that trust file statistics which leave NaN out).
+-- (x * 0 = 0 is TRUE exactly for a finite x: FALSE for NaN and +-inf, or NULL where the engine
+-- turns inf * 0 = NaN into NULL (SQLite), so a value counts as finite only when the test is TRUE;
+-- unlike a range test it is not folded away by engines that trust file statistics which leave
+-- NaN out).
 -- The cumulative sum runs over distinct scores, highest first, with an explicit ROWS frame, so
 -- it is deterministic on every engine; it gives for each score the negative weight at or above
 -- it, neg_ge, and
@@ -33,7 +35,7 @@ totals AS (
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
         SUM(n_null_label) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MAX(max_label_code) AS max_label_code,
         MIN(neg_label_min) AS neg_label_min,

@@ -40,7 +40,7 @@ totals AS (
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(CASE WHEN score * 0 <> 0 THEN 1 ELSE 0 END) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE 1 END) AS n_nonfinite_score,
         CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,
         CASE WHEN NOT :negative_known THEN MIN(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_min,

@@ -20,15 +20,15 @@ WITH per_label_score AS (
         score,
         label_value,
         MAX(label) AS label,
-        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
-        CASE WHEN :group_weight = 'column' THEN SUM(gw) END AS gw,
+        CASE WHEN :weighted THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+        CASE WHEN :group_weight = 'column' THEN SUM(gw) END AS gw_part,
         COUNT(*) AS n_rows,
         CASE WHEN :weighted
-            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
+            THEN SUM(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 0 ELSE 1 END)
             ELSE 0
         END AS n_bad_weight,
         CASE WHEN :group_weight = 'column'
-            THEN SUM(CASE WHEN gw IS NULL OR gw < 0 OR gw * 0 <> 0 THEN 1 ELSE 0 END)
+            THEN SUM(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 0 ELSE 1 END)
             ELSE 0
         END AS n_bad_group_weight
     FROM sqlauc_input
@@ -45,7 +45,7 @@ scored AS (
             ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
         CASE WHEN score IS NULL OR grp IS NULL THEN 0.0
             ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END AS neg_w,
-        SUM(CASE WHEN label IS NOT NULL THEN gw END) AS labelled_gw,
+        SUM(CASE WHEN label IS NOT NULL THEN gw_part END) AS labelled_gw,
         SUM(CASE WHEN label IS NOT NULL THEN n_rows ELSE 0 END) AS n_labelled,
         SUM(CASE WHEN label = 1 THEN n_rows ELSE 0 END) AS n_pos_rows,
         SUM(n_rows) AS n_rows,
@@ -77,11 +77,11 @@ per_group AS (
         SUM(CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_used_rows,
         SUM(CASE WHEN usable THEN n_pos_rows ELSE 0 END) AS n_pos_rows,
         SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN usable THEN n_rows - n_labelled ELSE n_rows END) AS n_excluded,
+        SUM(n_rows - CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_excluded,
         SUM(n_rows - n_labelled) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         SUM(n_bad_group_weight) AS n_bad_group_weight,
         MAX(max_label_code) AS max_label_code,

@@ -45,9 +45,9 @@ per_group AS (
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(CASE WHEN score * 0 <> 0 THEN 1 ELSE 0 END) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE 1 END) AS n_nonfinite_score,
         CASE WHEN :group_weight = 'column'
-            THEN SUM(CASE WHEN gw IS NULL OR gw < 0 OR gw * 0 <> 0 THEN 1 ELSE 0 END)
+            THEN SUM(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 0 ELSE 1 END)
             ELSE 0
         END AS n_bad_group_weight,
         CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,

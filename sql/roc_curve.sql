@@ -19,7 +19,7 @@ WITH totals AS (
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
         SUM(n_null_label) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN score * 0 <> 0 THEN n_rows ELSE 0 END) AS n_nonfinite_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
         SUM(n_bad_weight) AS n_bad_weight,
         MAX(max_label_code) AS max_label_code,
         MIN(neg_label_min) AS neg_label_min,

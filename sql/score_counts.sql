@@ -15,10 +15,10 @@ WITH per_label_score AS (
         score,
         label_value,
         MAX(label) AS label,
-        CASE WHEN :weighted THEN SUM(weight) ELSE COUNT(*) END AS w,
+        CASE WHEN :weighted THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
         COUNT(*) AS n_rows,
         CASE WHEN :weighted
-            THEN SUM(CASE WHEN weight IS NULL OR weight < 0 OR weight * 0 <> 0 THEN 1 ELSE 0 END)
+            THEN SUM(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 0 ELSE 1 END)
             ELSE 0
         END AS n_bad_weight
     FROM sqlauc_input

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import filters, inputs, render, templates
+from sqlauc import dialects, filters, inputs, render, templates
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -43,15 +43,26 @@ _TEMPLATES = {
 }
 
 _NUMBER = re.compile(
-    r"^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?\d*|INT\d+|U?HUGEINT|FLOAT\d*|DOUBLE|REAL|DECIMAL.*|"
-    r"NUMERIC.*|U(TINY|SMALL|BIG)?INT|UINTEGER|UBIGINT|USMALLINT|UTINYINT|UHUGEINT)$"
+    r"^(U?(TINY|SMALL|MEDIUM|BIG|HUGE)?INT(EGER)?\d*|U?INT\d+|U?HUGEINT|FLOAT\d*|DOUBLE"
+    r"( PRECISION)?|REAL|DECIMAL.*|NUMERIC.*|NUMBER.*|UINTEGER|UBIGINT|USMALLINT|UTINYINT|"
+    r"BYTE|SHORT|LONG)$"
 )
-_STRING = re.compile(r"^(VARCHAR.*|TEXT|STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID)$")
+_STRING = re.compile(
+    r"^(VARCHAR.*|TEXT|STRING|LARGE_STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID|NVARCHAR.*|"
+    r"FIXEDSTRING.*|CHARACTER.*)$"
+)
+#: Type wrappers that do not change the kind (ClickHouse).
+_WRAPPERS = re.compile(r"^(NULLABLE|LOWCARDINALITY)\((.*)\)$")
 
 
 def type_kind(type_name: str) -> str:
-    """Classify an engine type name: ``bool``, ``number``, ``string`` or ``other``."""
+    """Classify an engine type name: ``bool``, ``number``, ``string``, ``other`` or
+    ``unknown`` (the driver did not say; SQLite)."""
     upper = type_name.strip().upper()
+    while (wrapped := _WRAPPERS.match(upper)) is not None:
+        upper = wrapped.group(2).strip()
+    if upper in ("", "UNKNOWN"):
+        return "unknown"
     if upper in ("BOOLEAN", "BOOL"):
         return "bool"
     if _NUMBER.match(upper):
@@ -158,7 +169,7 @@ def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> N
         if name is None:
             continue
         kind = type_kind(kinds[name])
-        if kind not in ("number", "bool"):
+        if kind not in ("number", "bool", "unknown"):
             raise DataError(
                 f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
             )
@@ -260,6 +271,11 @@ def plan(
         method = sample.method()
     if options.metric == "roc_curve" or method == "auto":
         method = "grouped"
+    if method == "rank" and target in dialects.RANK_NOT_EXACT:
+        raise ValueError(
+            f"method='rank' is not exact on {target} ({dialects.RANK_NOT_EXACT[target]}); "
+            "use method='grouped' (what 'auto' picks there)"
+        )
     # Only the rank templates use a known negative label (one MAX instead of a min/max over
     # every row); grouped templates check labels per distinct score, where min/max cost
     # nothing, and keep the cheaper plain 0/1 mapping.

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
-from sqlauc import templates
+from sqlauc import dialects, templates
 
 INPUT_RELATION = "sqlauc_input"
 
@@ -84,7 +84,7 @@ def compose(
 
 def to_sql(tree: exp.Expr, dialect: str, *, pretty: bool = True) -> str:
     """Render a query tree in ``dialect`` (comments off, unsupported constructs raise)."""
-    return tree.sql(
+    return dialects.adapt(tree, dialect).sql(
         dialect=dialect,
         pretty=pretty,
         comments=False,

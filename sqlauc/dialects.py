@@ -1,0 +1,55 @@
+"""Engine differences that sqlglot does not cover, as data (one entry per dialect).
+
+Applied by :func:`sqlauc.render.to_sql` to the query tree just before it is rendered; the
+templates stay plain DuckDB SQL.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+#: dialect -> {sqlglot expression class: the function name the engine knows}. ClickHouse's
+#: window functions are case-sensitive and lower-case (``cume_dist``), and sqlglot renders
+#: ``CUME_DIST``.
+FUNCTION_NAMES: dict[str, dict[type[exp.Expr], str]] = {
+    "clickhouse": {exp.CumeDist: "cume_dist"},
+}
+
+#: dialect -> why the rank formulation (``method="rank"``) is not exact there; those dialects
+#: use the grouped formulation, and asking for "rank" is an error.
+RANK_NOT_EXACT: dict[str, str] = {
+    "mysql": "MariaDB's CUME_DIST() is a DECIMAL rounded to 10 decimals",
+}
+
+#: dialect -> query-level settings appended to the outermost SELECT (they apply to this query
+#: only; the connection is not reconfigured). ClickHouse resolves a name to a SELECT alias
+#: before a column of the FROM relation, so ``SUM(n_rows) AS n_rows`` would nest aggregates;
+#: ``prefer_column_name_to_alias`` gives standard SQL name resolution.
+QUERY_SETTINGS: dict[str, dict[str, int]] = {
+    "clickhouse": {"prefer_column_name_to_alias": 1},
+}
+
+
+def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
+    """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply)."""
+    renames = FUNCTION_NAMES.get(dialect, {})
+    settings = QUERY_SETTINGS.get(dialect, {})
+    if not renames and not settings:
+        return tree
+    tree = tree.copy()
+    if settings and isinstance(tree, exp.Select):
+        tree.set(
+            "settings",
+            [
+                exp.EQ(this=exp.column(name), expression=exp.Literal.number(value))
+                for name, value in settings.items()
+            ],
+        )
+
+    def rename(node: exp.Expr) -> exp.Expr:
+        name = renames.get(type(node))
+        if name is None:
+            return node
+        return exp.Anonymous(this=name, expressions=[a.copy() for a in node.expressions])
+
+    return tree.transform(rename, copy=False)
