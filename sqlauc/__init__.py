@@ -5,6 +5,7 @@ The metrics are computed by SQL that sqlauc generates from one template per metr
 default.
 """
 
+from sqlauc.curves import average_precision, precision_recall_curve
 from sqlauc.errors import (
     DataError,
     ExcludedRowsWarning,
@@ -14,6 +15,7 @@ from sqlauc.errors import (
     UnsafeInputError,
 )
 from sqlauc.metrics import auc, gauc, group_auc, roc_curve, sql
+from sqlauc.plot import plot_pr, plot_roc
 from sqlauc.results import Diagnostics, GAUCResult
 from sqlauc.sources import Query
 
@@ -31,8 +33,12 @@ __all__ = [
     "UnsafeInputError",
     "__version__",
     "auc",
+    "average_precision",
     "gauc",
     "group_auc",
+    "plot_pr",
+    "plot_roc",
+    "precision_recall_curve",
     "roc_curve",
     "sql",
 ]

@@ -1,0 +1,178 @@
+"""sqlauc.plot_roc / plot_pr and the curve reduction used for plotting."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import make_data
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from PIL import Image
+
+import sqlauc
+from sqlauc import plot
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def legend_texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_plot_roc_one_curve_returns_axes_with_auc_in_legend():
+    data = make_data(3000, 400, kind="round2")
+    curve = sqlauc.roc_curve(None, data.frame)
+    ax = sqlauc.plot_roc(curve, label="model")
+    assert isinstance(ax, Axes)
+    auc = sqlauc.auc(None, data.frame)
+    assert legend_texts(ax) == [f"model (AUC = {auc:.4f})", "chance (AUC = 0.5)"]
+    line = ax.get_lines()[0]
+    np.testing.assert_array_equal(line.get_xdata(), curve["fpr"])
+    np.testing.assert_array_equal(line.get_ydata(), curve["tpr"])
+    diagonal = ax.get_lines()[-1]
+    assert list(diagonal.get_xdata()) == [0, 1] and list(diagonal.get_ydata()) == [0, 1]
+    assert ax.get_xlabel() == "False positive rate"
+
+
+def test_plot_roc_several_models_on_a_given_axes():
+    data = make_data(3001, 400, kind="continuous")
+    frame = data.frame.assign(other=-data.frame["score"])
+    curves = {
+        "a": sqlauc.roc_curve(None, frame, score="score"),
+        "b": sqlauc.roc_curve(None, frame, score="other", drop_intermediate=False),
+    }
+    _, ax = plt.subplots()
+    assert sqlauc.plot_roc(curves, ax=ax) is ax
+    texts = legend_texts(ax)
+    assert [t.split(" (")[0] for t in texts] == ["a", "b", "chance"]
+    auc_a = sqlauc.auc(None, frame)
+    assert texts[0] == f"a (AUC = {auc_a:.4f})"
+    assert texts[1] == f"b (AUC = {1 - auc_a:.4f})"
+    # a list of frames is numbered
+    ax2 = sqlauc.plot_roc(list(curves.values()))
+    assert legend_texts(ax2)[:2] == [
+        texts[0].replace("a ", "ROC 1 "),
+        texts[1].replace("b ", "ROC 2 "),
+    ]
+
+
+def test_plot_pr_steps_with_average_precision_and_prevalence():
+    data = make_data(3002, 500, kind="round1", weights="int")
+    curve = sqlauc.precision_recall_curve(None, data.frame, weight="w")
+    ax = sqlauc.plot_pr(curve)
+    ap = sqlauc.average_precision(None, data.frame, weight="w")
+    texts = legend_texts(ax)
+    assert texts[0] == f"PR (AP = {ap:.4f})"
+    prevalence = data.w[data.y].sum() / data.w.sum()
+    assert texts[1] == f"chance ({prevalence:.4f})"
+    assert ax.get_lines()[0].get_drawstyle() == "steps-post"
+
+
+def test_plot_rejects_other_data():
+    with pytest.raises(TypeError, match="DataFrame"):
+        sqlauc.plot_roc(42)
+    with pytest.raises(ValueError, match="no column 'fpr'"):
+        sqlauc.plot_roc(pd.DataFrame({"precision": [1.0], "recall": [0.0]}))
+    with pytest.raises(ValueError, match="no column 'precision'"):
+        sqlauc.plot_pr(pd.DataFrame({"fpr": [0.0], "tpr": [0.0]}))
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    frame = pd.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]})
+    with pytest.raises(ImportError, match=r"pip install 'sqlauc\[plot\]'"):
+        sqlauc.plot_roc(frame)
+
+
+def test_import_sqlauc_does_not_import_matplotlib():
+    code = "import sys, sqlauc; print('matplotlib' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    assert out.strip() == "False"
+
+
+def test_collinear_mask_is_lossless_and_exact():
+    x = np.array([0, 1, 2, 3, 3, 3, 4, 6, 8])
+    y = np.array([0, 1, 2, 3, 4, 5, 5, 6, 7])
+    keep = plot.collinear_mask(x, y)
+    assert keep.tolist() == [True, False, False, True, False, True, True, False, True]
+    # the kept points draw the same polyline: every dropped point lies on a kept segment
+    kx, ky = x[keep], y[keep]
+    for xi, yi in zip(x[~keep], y[~keep], strict=True):
+        on_segment = [
+            (bx - ax_) * (yi - ay) == (by - ay) * (xi - ax_)
+            and min(ax_, bx) <= xi <= max(ax_, bx)
+            and min(ay, by) <= yi <= max(ay, by)
+            for ax_, ay, bx, by in zip(kx[:-1], ky[:-1], kx[1:], ky[1:], strict=True)
+        ]
+        assert any(on_segment)
+
+
+def test_thin_mask_bounds_points_and_keeps_the_shape():
+    n = 1_000_000
+    t = np.linspace(0, 1, n)
+    x, y = t, np.sqrt(t)  # a concave ROC-like curve
+    keep = plot.thin_mask(x, y, max_points=2000)
+    assert keep[0] and keep[-1]
+    assert 1000 <= keep.sum() <= 2002
+    # every original point is within 1/1000 of an axis of the drawn polyline (vertically:
+    # the curve is a function of x)
+    drawn = np.interp(x, x[keep], y[keep])
+    assert np.max(np.abs(drawn - y)) < 2 / 2000
+    # short curves are untouched
+    assert plot.thin_mask(x[:500], y[:500]).all()
+
+
+def test_plot_of_a_million_point_curve_draws_at_most_max_points():
+    n = 1_000_000
+    rng = np.random.default_rng(3)
+    fp = np.concatenate([[0.0], np.cumsum(rng.integers(1, 3, n - 1)).astype(float)])
+    tp = np.concatenate([[0.0], np.cumsum(rng.integers(1, 3, n - 1)).astype(float)])
+    frame = pd.DataFrame({"fpr": fp / fp[-1], "tpr": tp / tp[-1], "tp": tp, "fp": fp})
+    ax = sqlauc.plot_roc(frame)
+    drawn = len(ax.get_lines()[0].get_xdata())
+    assert 2 <= drawn <= plot.MAX_POINTS + 2
+    assert legend_texts(ax)[0] == f"ROC (AUC = {plot.trapezoid_auc(frame):.4f})"
+
+
+def test_run_mask_drops_only_points_inside_axis_aligned_runs():
+    recall = np.array([1.0, 1.0, 1.0, 0.5, 0.5, 0.25, 0.0])
+    precision = np.array([0.4, 0.5, 0.6, 0.6, 0.7, 0.9, 1.0])
+    assert plot.run_mask(recall, precision).tolist() == [
+        True, False, True, True, True, True, True,
+    ]  # fmt: skip
+
+
+def test_figure_is_a_sane_image(tmp_path):
+    data = make_data(3003, 2000, kind="round2")
+    ax = sqlauc.plot_roc(sqlauc.roc_curve(None, data.frame), label="m")
+    path = tmp_path / "roc.png"
+    ax.figure.savefig(path, dpi=100)
+    with Image.open(path) as image:
+        image.verify()
+    with Image.open(path) as image:
+        width, height = image.size
+        assert 300 <= width <= 2000 and 300 <= height <= 2000
+        colors = image.convert("RGB").getcolors(maxcolors=1_000_000)
+        assert colors is not None and len(colors) > 20  # not blank
