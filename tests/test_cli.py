@@ -1,0 +1,564 @@
+"""The ``sqlauc`` command, run for real in a subprocess on files the tests create.
+
+Every command, every output format, the error paths and their exit statuses, the plot files,
+and ``--db`` runs against SQLite, a DuckDB file and PostgreSQL (``SQLAUC_TEST_POSTGRES_URL``;
+skipped when unreachable, except under ``CI=true`` where it fails).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import sqlite3
+import subprocess
+import sys
+import tomllib
+import uuid
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import make_data
+from PIL import Image
+from sklearn.metrics import precision_recall_curve, roc_auc_score
+
+import sqlauc
+from sqlauc import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ATOL = 1e-12
+PG_URL = os.environ.get("SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+DIALECTS = [
+    "duckdb",
+    "postgres",
+    "bigquery",
+    "snowflake",
+    "mysql",
+    "sqlite",
+    "tsql",
+    "clickhouse",
+    "spark",
+    "trino",
+    "redshift",
+    "oracle",
+]
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``python -m sqlauc ARGS`` from the checkout (no install needed), output captured."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    environment.pop("SQLAUC_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "sqlauc", *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def ok(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with ``data.parquet``/``data.csv`` (two models, weights, groups) and more."""
+    folder = tmp_path_factory.mktemp("cli")
+    data = make_data(5000, 600, kind="round2", weights="int", groups=25)
+    rng = np.random.default_rng(5001)
+    frame = data.frame.assign(other=np.round(data.s + rng.normal(scale=0.3, size=600), 1))
+    frame.to_parquet(folder / "data.parquet")
+    frame.to_csv(folder / "data.csv", index=False)
+    with_nulls = frame.astype({"label": "float64"})
+    with_nulls.loc[[3, 4], "label"] = np.nan
+    with_nulls.loc[[9], "score"] = np.nan
+    with_nulls.to_parquet(folder / "nulls.parquet")
+    strings = make_data(5002, 300, kind="round1", encoding="str").frame
+    strings.to_parquet(folder / "strings.parquet")
+    pd.DataFrame({"label": [0, 1, 2, 1], "score": [0.1, 0.2, 0.3, 0.4]}).to_parquet(
+        folder / "three.parquet"
+    )
+    duckdb.sql(  # a real NaN (pandas would store a missing value)
+        "SELECT * FROM (VALUES (0, 0.1), (1, 'NaN'::DOUBLE), (1, 0.4)) t(label, score)"
+    ).write_parquet(str(folder / "nan.parquet"))
+    (folder / "garbage.parquet").write_bytes(b"this is not a parquet file")
+    (folder / "data.json").write_text("{}")
+    with sqlite3.connect(folder / "data.db") as con:
+        frame.to_sql("events", con, index=False)
+    con.close()
+    with duckdb.connect(str(folder / "data.duckdb")) as dcon:
+        dcon.execute(
+            "CREATE TABLE events AS SELECT * FROM read_parquet(?)", [str(folder / "data.parquet")]
+        )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def frame(workdir: Path) -> pd.DataFrame:
+    return pd.read_parquet(workdir / "data.parquet")
+
+
+def as_json(stdout: str) -> list[dict]:
+    return json.loads(stdout)
+
+
+def as_csv(stdout: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(stdout)))
+
+
+# ---------------------------------------------------------------------------------------------
+# auc
+
+
+def test_auc_json_two_models_equals_sklearn(workdir, frame):
+    out = ok(run("auc", "data.parquet", "--score", "score", "--score", "other",
+                 "--weight", "w", "--format", "json", cwd=workdir))  # fmt: skip
+    rows = as_json(out)
+    assert [r["model"] for r in rows] == ["score", "other"]
+    assert list(rows[0]) == cli.COLUMNS["auc"]
+    y, w = frame["label"] == 1, frame["w"]
+    for row in rows:
+        expected = roc_auc_score(y, frame[row["model"]], sample_weight=w)
+        assert row["auc"] == pytest.approx(expected, abs=ATOL)
+        assert row["positives"] == w[y].sum() and row["negatives"] == w[~y].sum()
+        assert row["n_rows"] == int((w > 0).sum()) and row["n_excluded"] == 0
+    # full precision: the value is exactly what sqlauc.auc returns
+    assert rows[0]["auc"] == sqlauc.auc(None, workdir / "data.parquet", weight="w")
+
+
+def test_auc_csv_equals_json_and_csv_source(workdir):
+    args = ("--score", "score", "--score", "other", "--where", "g < 12")
+    json_rows = as_json(ok(run("auc", "data.parquet", *args, "--format", "json", cwd=workdir)))
+    csv_rows = as_csv(ok(run("auc", "data.csv", *args, "--format", "csv", cwd=workdir)))
+    assert [list(r) for r in csv_rows] == [cli.COLUMNS["auc"]] * 2
+    for j, c in zip(json_rows, csv_rows, strict=True):
+        assert c["model"] == j["model"]
+        assert float(c["auc"]) == j["auc"]  # repr round-trips
+        assert int(c["n_rows"]) == j["n_rows"] < 600
+
+
+def test_auc_table_is_aligned(workdir):
+    out = ok(run("auc", "data.parquet", "--score", "score", "--score", "other", cwd=workdir))
+    lines = out.splitlines()
+    assert lines[0].split() == cli.COLUMNS["auc"]
+    assert set(lines[1]) <= {"-", " "}
+    assert [line.split()[0] for line in lines[2:]] == ["score", "other"]
+    # the last column is numeric, hence right-aligned: every line ends at the same place
+    assert len({len(line) for line in lines}) == 1
+    auc = sqlauc.auc(None, workdir / "data.parquet")
+    assert f"{auc:.6f}" in lines[2]
+
+
+def test_string_labels_with_pos_label(workdir):
+    rows = as_json(ok(run("auc", "strings.parquet", "--pos-label", "click", "--format", "json",
+                          cwd=workdir)))  # fmt: skip
+    strings = pd.read_parquet(workdir / "strings.parquet")
+    expected = roc_auc_score(strings["label"] == "click", strings["score"])
+    assert rows[0]["auc"] == pytest.approx(expected, abs=ATOL)
+
+
+def test_excluded_rows_warn_on_stderr_and_keep_stdout_clean(workdir):
+    result = run("auc", "nulls.parquet", "--format", "json", cwd=workdir)
+    rows = as_json(ok(result))
+    assert rows[0]["n_excluded"] == 3 and rows[0]["n_rows"] == 600
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("sqlauc: warning: score: excluded 3 of 600 rows")
+
+
+def test_single_class_is_null_in_json_with_a_warning(workdir):
+    result = run("auc", "data.parquet", "--where", "label = 1", "--format", "json", cwd=workdir)
+    rows = as_json(ok(result))
+    assert rows[0]["auc"] is None and rows[0]["negatives"] == 0
+    assert result.stderr.startswith("sqlauc: warning: score: Only one class")
+
+
+# ---------------------------------------------------------------------------------------------
+# roc, pr
+
+
+def test_roc_all_points_json_equals_roc_curve(workdir):
+    rows = as_json(ok(run("roc", "data.parquet", "--weight", "w", "--all-points",
+                          "--format", "json", cwd=workdir)))  # fmt: skip
+    curve = sqlauc.roc_curve(None, workdir / "data.parquet", weight="w", drop_intermediate=False)
+    assert len(rows) == len(curve)
+    assert list(rows[0]) == cli.COLUMNS["roc"]
+    assert rows[0]["threshold"] is None  # +inf
+    for column in ("threshold", "fpr", "tpr", "tp", "fp"):
+        got = [math.inf if r[column] is None else r[column] for r in rows]
+        assert got == curve[column].tolist()
+
+
+def test_roc_default_drops_collinear_points_csv(workdir):
+    rows = as_csv(ok(run("roc", "data.parquet", "--score", "score", "--score", "other",
+                         "--format", "csv", cwd=workdir)))  # fmt: skip
+    for model in ("score", "other"):
+        curve = sqlauc.roc_curve(None, workdir / "data.parquet", score=model)
+        mine = [r for r in rows if r["model"] == model]
+        assert mine[0]["threshold"] == "inf"
+        assert [float(r["tpr"]) for r in mine] == curve["tpr"].tolist()
+        assert [float(r["threshold"]) for r in mine] == curve["threshold"].tolist()
+
+
+def test_pr_csv_equals_sklearn(workdir, frame):
+    rows = as_csv(ok(run("pr", "data.parquet", "--weight", "w", "--all-points",
+                         "--format", "csv", cwd=workdir)))  # fmt: skip
+    assert list(rows[0]) == cli.COLUMNS["pr"]
+    precision, recall, thresholds = precision_recall_curve(
+        frame["label"], frame["score"], sample_weight=frame["w"]
+    )
+    assert [float(r["threshold"]) for r in rows[:-1]] == thresholds.tolist()
+    assert rows[-1]["threshold"] == "inf"
+    np.testing.assert_allclose([float(r["precision"]) for r in rows], precision, atol=ATOL)
+    np.testing.assert_allclose([float(r["recall"]) for r in rows], recall, atol=ATOL)
+
+
+# ---------------------------------------------------------------------------------------------
+# gauc
+
+
+@pytest.mark.parametrize("group_weight", ["impressions", "w"])
+def test_gauc_json_equals_sqlauc_gauc(workdir, group_weight):
+    rows = as_json(ok(run("gauc", "data.parquet", "--group", "g", "--score", "score",
+                          "--score", "other", "--group-weight", group_weight,
+                          "--format", "json", cwd=workdir)))  # fmt: skip
+    assert list(rows[0]) == cli.COLUMNS["gauc"]
+    for row in rows:
+        expected = sqlauc.gauc(
+            None, workdir / "data.parquet", group="g", score=row["model"],
+            group_weight=group_weight,
+        )  # fmt: skip
+        assert row["gauc"] == expected.gauc
+        assert row["groups_used"] == expected.groups_used == 25
+        assert row["groups_skipped"] == expected.groups_skipped
+        assert row["n_rows"] == 600
+
+
+def test_gauc_per_group_csv_equals_group_auc(workdir):
+    rows = as_csv(ok(run("gauc", "data.parquet", "--group", "g", "--per-group", "--weight", "w",
+                         "--format", "csv", cwd=workdir)))  # fmt: skip
+    assert list(rows[0]) == cli.COLUMNS["group_auc"]
+    expected = sqlauc.group_auc(None, workdir / "data.parquet", group="g", weight="w")
+    assert [int(r["group"]) for r in rows] == expected["g"].tolist()
+    assert [float(r["auc"]) for r in rows] == expected["auc"].tolist()
+    assert [float(r["group_weight"]) for r in rows] == expected["group_weight"].tolist()
+
+
+def test_gauc_table_shows_groups_used_and_skipped(workdir):
+    out = ok(run("gauc", "data.parquet", "--group", "g", "--group-weight", "clicks", cwd=workdir))
+    header, _, row = out.splitlines()
+    assert header.split() == cli.COLUMNS["gauc"]
+    assert row.split()[2:4] == ["25", "0"]
+
+
+# ---------------------------------------------------------------------------------------------
+# sql
+
+
+@pytest.mark.parametrize("dialect", ["duckdb", "bigquery"])
+def test_sql_subprocess_equals_sqlauc_sql(workdir, dialect):
+    args = ["--label", "clicked", "--score", "p", "--where", "day >= 3"]
+    out = ok(run("sql", "gauc", "--table", "analytics.events", "--dialect", dialect,
+                 "--group", "user_id", "--group-weight", "clicks", *args, cwd=workdir))  # fmt: skip
+    expected = sqlauc.sql(
+        "gauc", "analytics.events", dialect=dialect, label="clicked", score="p",
+        where="day >= 3", group="user_id", group_weight="clicks",
+    )  # fmt: skip
+    assert out == expected + "\n"
+
+
+SQL_CASES = [
+    ("auc", "auc", {}, []),
+    ("roc", "roc_curve", {"drop_intermediate": True}, []),
+    ("roc", "roc_curve", {"drop_intermediate": False}, ["--all-points"]),
+    ("gauc", "gauc", {"group": "user id", "group_weight": "uniform"},
+     ["--group", "user id", "--group-weight", "uniform"]),
+    ("group_auc", "group_auc", {"group": "u", "weight": "w"}, ["--group", "u", "--weight", "w"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize(("command", "metric", "options", "args"), SQL_CASES)
+def test_sql_for_every_dialect_equals_sqlauc_sql(capsys, dialect, command, metric, options, args):
+    status = cli.main(["sql", command, "--table", "s.t", "--dialect", dialect,
+                       "--label", "y", "--score", "Score", "--pos-label", "1", *args])  # fmt: skip
+    out = capsys.readouterr()
+    if status == 2:  # a formulation the dialect cannot run is refused by both
+        with pytest.raises(Exception) as err:
+            sqlauc.sql(metric, "s.t", dialect=dialect, label="y", score="Score", **options)
+        assert out.err == f"sqlauc: error: {cli.exit_status(err.value)[1]}\n"
+        return
+    assert status == 0, out.err
+    expected = sqlauc.sql(metric, "s.t", dialect=dialect, label="y", score="Score", **options)
+    assert out.out == expected + "\n"
+
+
+def test_sql_output_file(workdir, tmp_path):
+    target = tmp_path / "auc.sql"
+    result = run("sql", "auc", "--table", "t", "--dialect", "snowflake", "--output", str(target),
+                 cwd=workdir)  # fmt: skip
+    assert ok(result) == ""
+    assert target.read_text() == sqlauc.sql("auc", "t", dialect="snowflake") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# plots
+
+
+def check_image(path: Path) -> tuple[int, int]:
+    with Image.open(path) as image:
+        image.verify()
+    with Image.open(path) as image:
+        size = image.size
+        colors = image.convert("RGB").getcolors(maxcolors=1_000_000)
+    assert 400 <= size[0] <= 2000 and 400 <= size[1] <= 2000
+    assert colors is not None and len(colors) > 50  # drawn, not blank
+    return size
+
+
+def test_roc_plot_png_two_models(workdir, tmp_path):
+    target = tmp_path / "roc.png"
+    result = run("roc", "data.parquet", "--score", "score", "--score", "other",
+                 "--plot", str(target), "--format", "csv", cwd=workdir)  # fmt: skip
+    rows = as_csv(ok(result))
+    assert {r["model"] for r in rows} == {"score", "other"}
+    assert result.stderr == f"sqlauc: wrote {target}\n"
+    check_image(target)
+
+
+@pytest.mark.parametrize("suffix", ["svg", "pdf"])
+def test_roc_plot_vector_formats(workdir, tmp_path, suffix):
+    target = tmp_path / f"roc.{suffix}"
+    ok(run("roc", "data.parquet", "--plot", str(target), cwd=workdir))
+    head = target.read_bytes()[:200]
+    assert (b"<svg" in head or b"<?xml" in head) if suffix == "svg" else head.startswith(b"%PDF")
+
+
+def test_pr_plot_png(workdir, tmp_path):
+    target = tmp_path / "pr.png"
+    ok(run("pr", "data.parquet", "--weight", "w", "--plot", str(target), cwd=workdir))
+    check_image(target)
+
+
+def test_plot_without_matplotlib_names_the_extra(workdir, tmp_path):
+    blocker = tmp_path / "blocked" / "matplotlib"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
+    result = run("roc", "data.parquet", "--plot", str(tmp_path / "x.png"), cwd=workdir,
+                 env={"PYTHONPATH": f"{blocker.parent}{os.pathsep}{ROOT}"})  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == "sqlauc: error: plotting needs matplotlib: pip install 'sqlauc[plot]'\n"
+    assert result.stdout == ""
+    assert not (tmp_path / "x.png").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# demo
+
+
+def test_demo_writes_data_and_plot(tmp_path):
+    out = ok(run("demo", "--rows", "20000", "--out", "demo", cwd=tmp_path))
+    data, plot = tmp_path / "demo" / "impressions.parquet", tmp_path / "demo" / "roc.png"
+    frame = pd.read_parquet(data)
+    assert len(frame) == 20_000
+    assert {"user_id", "clicked", "p_model_a", "p_model_b"} <= set(frame.columns)
+    check_image(plot)
+    auc_a = roc_auc_score(frame["clicked"], frame["p_model_a"])
+    assert f"p_model_a  {auc_a:.6f}" in out
+    assert "GAUC per model" in out and "groups_skipped" in out
+    assert f"drawn into {Path('demo') / 'roc.png'}" in out
+    # the same seed gives the same data; python -m sqlauc.demo is the same command
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(
+        [sys.executable, "-m", "sqlauc.demo", "--rows", "20000", "--out", "again"],
+        cwd=tmp_path, env=environment, check=True, capture_output=True,
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "again" / "impressions.parquet"), frame
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# errors: one line on stderr, the right status, never a traceback
+
+ERRORS = [
+    (["auc", "missing.parquet"], 1, "cannot read file 'missing.parquet'"),
+    (["auc", "data.parquet", "--label", "nope"], 1, "label column 'nope' not found"),
+    (["auc", "garbage.parquet"], 1, "garbage.parquet"),
+    (["auc", "nan.parquet"], 1, "NaN or infinite"),
+    (["auc", "three.parquet"], 1, "more than two distinct values"),
+    (["auc", "strings.parquet", "--pos-label", "buy"], 1, "pos_label='buy' is not among"),
+    (["auc", "data.json"], 2, "cannot tell the format"),
+    (["auc", "data.parquet", "--where", "1=1; DROP TABLE t"], 2, "exactly one boolean"),
+    (["auc", "data.parquet", "--where", "pg_sleep(10) > 0"], 2, "pg_sleep"),
+    (["auc"], 2, "give a SOURCE file, or --db URL --table NAME"),
+    (["auc", "data.parquet", "--format", "xml"], 2, "invalid choice: 'xml'"),
+    (["gauc", "data.parquet"], 2, "required: --group"),
+    (["sql", "gauc", "--table", "t"], 2, "needs --group"),
+    (["roc", "data.parquet", "--plot", "roc.gif"], 2, "must end in .png"),
+    (["roc", "data.parquet", "--plot", "no/such/dir/roc.png"], 1, "No such file or directory"),
+    (["auc", "--db", "not a url", "--table", "t"], 2, "bad --db URL"),
+    (["auc", "--db", "snowflake://u@acct/db", "--table", "t"], 2, "pip install snowflake"),
+    (["auc", "--db", "sqlite:///missing.db", "--table", "t"], 1, "no such SQLite database"),
+    (["auc", "--db", "sqlite:///data.db", "--table", "nope"], 1, "nope"),
+    (["auc", "--db", "sqlite:///data.db"], 2, "--db needs --table"),
+    (["auc", "--db", "duckdb:///missing.duckdb", "--table", "t"], 1, "cannot open"),
+    (["auc", "--db", "postgresql://u:secret@127.0.0.1:1/x", "--table", "t"], 1, "cannot connect"),
+]
+
+
+@pytest.fixture(scope="module")
+def error_runs(workdir: Path) -> dict[str, subprocess.CompletedProcess]:
+    """Every error case, run as separate commands a few at a time (they are independent)."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = {" ".join(a): pool.submit(run, *a, cwd=workdir) for a, _, _ in ERRORS}
+    return {key: future.result() for key, future in futures.items()}
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"), ERRORS, ids=[" ".join(e[0]) for e in ERRORS]
+)
+def test_errors_are_one_line_with_status(error_runs, args, status, message):
+    result = error_runs[" ".join(args)]
+    assert result.returncode == status, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("sqlauc: error: ")
+    assert message in lines[0]
+    assert "secret" not in lines[0]  # passwords are never echoed
+
+
+# ---------------------------------------------------------------------------------------------
+# --db
+
+
+def check_db_results(workdir: Path, frame: pd.DataFrame, *args: str, roc: bool = True) -> None:
+    """auc (two models), gauc and roc through ``--db`` equal the DuckDB results on the file."""
+    aucs = as_json(ok(run("auc", *args, "--score", "score", "--score", "other", "--weight", "w",
+                          "--format", "json", cwd=workdir)))  # fmt: skip
+    y, w = frame["label"] == 1, frame["w"]
+    for row in aucs:
+        expected = sqlauc.auc(None, workdir / "data.parquet", score=row["model"], weight="w")
+        assert row["auc"] == pytest.approx(expected, abs=ATOL)
+        assert (row["positives"], row["negatives"]) == (w[y].sum(), w[~y].sum())
+        assert (row["n_rows"], row["n_excluded"]) == ((w > 0).sum(), 0)
+    [gauc] = as_json(ok(run("gauc", *args, "--group", "g", "--format", "json", cwd=workdir)))
+    expected = sqlauc.gauc(None, workdir / "data.parquet", group="g")
+    assert gauc["gauc"] == pytest.approx(expected.gauc, abs=ATOL)
+    assert gauc["groups_used"] == expected.groups_used
+    if roc:
+        points = as_json(ok(run("roc", *args, "--all-points", "--format", "json", cwd=workdir)))
+        curve = sqlauc.roc_curve(None, workdir / "data.parquet", drop_intermediate=False)
+        assert len(points) == len(curve)
+        np.testing.assert_allclose([r["tpr"] for r in points], curve["tpr"], atol=ATOL)
+
+
+def test_db_sqlite(workdir, frame):
+    check_db_results(workdir, frame, "--db", "sqlite:///data.db", "--table", "events")
+
+
+def test_db_duckdb_file_read_only(workdir, frame):
+    check_db_results(
+        workdir, frame, "--db", "duckdb:///data.duckdb", "--table", "events", roc=False
+    )
+
+
+@pytest.fixture(scope="module")
+def postgres_table(frame):
+    """The test data in a uniquely named PostgreSQL table (dropped after)."""
+    try:
+        import psycopg
+
+        con = psycopg.connect(PG_URL, connect_timeout=5, autocommit=True)
+    except Exception as err:
+        reason = f"PostgreSQL not reachable at {PG_URL}: {err}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    name = f"sqlauc_cli_{uuid.uuid4().hex[:12]}"
+    columns = ["label", "score", "w", "g", "other"]
+    con.execute(
+        f'CREATE TABLE "{name}" (label INTEGER, score DOUBLE PRECISION, w DOUBLE PRECISION, '
+        "g INTEGER, other DOUBLE PRECISION)"
+    )
+    with con.cursor() as cur:
+        cur.executemany(
+            f'INSERT INTO "{name}" VALUES (%s, %s, %s, %s, %s)',
+            [tuple(row) for row in frame[columns].astype(object).itertuples(index=False)],
+        )
+    try:
+        yield name
+    finally:
+        con.execute(f'DROP TABLE IF EXISTS "{name}"')
+        con.close()
+
+
+def test_db_postgresql(workdir, frame, postgres_table):
+    url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    check_db_results(workdir, frame, "--db", url, "--table", postgres_table)
+    # a URL without a driver uses an installed one (psycopg when psycopg2 is missing)
+    rows = as_json(ok(run("auc", "--db", PG_URL, "--table", postgres_table, "--format", "json",
+                          cwd=workdir)))  # fmt: skip
+    assert rows[0]["auc"] == pytest.approx(sqlauc.auc(None, workdir / "data.parquet"), abs=ATOL)
+
+
+# ---------------------------------------------------------------------------------------------
+# the command itself
+
+
+def test_console_script_is_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["sqlauc"] == "sqlauc.cli:main"
+    assert any(r.startswith("matplotlib") for r in project["optional-dependencies"]["plot"])
+    assert callable(cli.main)
+
+
+def test_help_and_version(workdir, capsys):
+    out = ok(run("gauc", "--help", cwd=workdir))
+    assert "--per-group" in out and ", ".join(cli.COLUMNS["gauc"]) in " ".join(out.split())
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sqlauc {sqlauc.__version__}"
+
+
+def test_terminal_gets_progress_bar_and_elided_tables(monkeypatch):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    con = cli._file_connection()
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (True,)
+    con.close()
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    con = cli._file_connection()
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (False,)
+    con.close()
+    records = [{"model": "m", "fpr": i / 100} for i in range(100)]
+    lines = cli.format_table(records, ["model", "fpr"], elide=True).splitlines()
+    assert len(lines) == 2 + 20 + 1 + 5
+    assert lines[22] == "... 75 more rows (--format csv shows all)"
+    assert len(cli.format_table(records, ["model", "fpr"]).splitlines()) == 102
+
+
+def test_json_and_csv_cells():
+    records = [{"model": "m", "auc": math.nan, "threshold": math.inf, "n_rows": np.int64(3)}]
+    columns = ["model", "auc", "threshold", "n_rows"]
+    assert json.loads(cli.format_json(records, columns)) == [
+        {"model": "m", "auc": None, "threshold": None, "n_rows": 3}
+    ]
+    assert cli.format_csv(records, columns) == "model,auc,threshold,n_rows\nm,,inf,3\n"
+    assert cli.format_json([], columns) == "[]\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cli._pos_label("1") == 1 and cli._pos_label("true") is True
+        assert cli._pos_label("0.5") == 0.5 and cli._pos_label("click") == "click"
