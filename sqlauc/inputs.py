@@ -7,7 +7,8 @@
                  other value in a sample), 0 is that value and 2 marks any third value, so a
                  template detects more than two labels with one MAX(label); otherwise every
                  non-positive value is 0 and templates compare the negative values' min and max
-    label_value  the raw label value (diagnostics: which values were seen)
+    label_value  the raw label value (diagnostics: which values were seen); 0/1 for a
+                 boolean label
     score        CAST(score AS DOUBLE)
     weight       CAST(weight AS DOUBLE), or 1.0 when unweighted
     grp          the group column (group metrics only)
@@ -136,7 +137,12 @@ def build(
             label = exp.Case(ifs=ifs, default=default)
         projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
-        projections.append(exp.alias_(label_col.copy(), "label_value", copy=False))
+        # boolean labels as 0/1: templates take MIN/MAX of label_value, and PostgreSQL has no
+        # MIN(boolean)
+        value: exp.Expr = label_col.copy()
+        if isinstance(positive, exp.Boolean):
+            value = exp.Cast(this=value, to=_INT.copy())
+        projections.append(exp.alias_(value, "label_value", copy=False))
     if "score" in needed:
         projections.append(exp.alias_(_as_double(roles.score), "score", copy=False))
     if "weight" in needed:

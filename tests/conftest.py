@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+from backends import BACKENDS, ENGINES, SparkBackend, unavailable
 from datagen import load, make_data
 
 
@@ -41,3 +42,33 @@ def loaded(con):
 def data_factory():
     """The data generator, for tests that need their own data."""
     return make_data
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The suite's one local[2] SparkSession (fails under CI=true when Spark is missing)."""
+    from backends import spark_session, unavailable
+
+    try:
+        session = spark_session()
+    except Exception as err:  # pyspark missing, no Java
+        unavailable("Spark (pyspark with Java 17)", err)
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session", params=ENGINES)
+def backend(request):
+    """Every executed engine in turn (see tests/backends.py); one connection per session."""
+    name = request.param
+    try:
+        if name == "spark":
+            engine = SparkBackend(request.getfixturevalue("spark"))
+        else:
+            engine = BACKENDS[name]()
+    except pytest.skip.Exception:
+        raise
+    except Exception as err:
+        unavailable(name, err)
+    yield engine
+    engine.close()

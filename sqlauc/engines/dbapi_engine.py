@@ -113,13 +113,23 @@ def _psycopg_idle(con: Any) -> bool | None:
 
 
 def _mysql_idle(con: Any) -> bool | None:
-    in_transaction = getattr(con, "in_transaction", None)  # mysql.connector
-    if isinstance(in_transaction, bool):
-        return not in_transaction
-    server_status = getattr(con, "server_status", None)  # PyMySQL: SERVER_STATUS_IN_TRANS = 1
-    if isinstance(server_status, int):
-        return not server_status & 1
-    return None
+    """Idle unless a transaction is open. The drivers' status flags are not updated by result
+    sets, so with autocommit off the server is asked (``@@in_transaction``, MariaDB >= 10.3;
+    unknown on MySQL, where nothing is rolled back)."""
+    get_autocommit = getattr(con, "get_autocommit", None)  # PyMySQL
+    autocommit = get_autocommit() if callable(get_autocommit) else getattr(con, "autocommit", None)
+    if autocommit is True:
+        return True
+    try:
+        cursor = con.cursor()
+        try:
+            cursor.execute("SELECT @@in_transaction")
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+    except Exception:
+        return None
+    return None if row is None else not int(row[0])
 
 
 _IDLE_PROBES: dict[str, Callable[[Any], bool | None]] = {

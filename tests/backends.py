@@ -1,0 +1,396 @@
+"""The engines the suite executes, behind one small interface (ibis-style backends).
+
+Each :class:`Backend` holds the connection sqlauc is given (``con``) and can create a table
+from a pandas frame. Tables are created by the tests, never by sqlauc: a typed CREATE TABLE and
+one INSERT (a temporary view on Spark), built with sqlglot so that hostile names are quoted.
+pandas NaN/None become NULL; :data:`NAN`, :data:`INF` and :data:`NEG_INF` are the special
+floats themselves.
+
+Servers are found through environment variables, with the machine's defaults:
+
+- ``SQLAUC_TEST_POSTGRES_URL`` (``postgresql://postgres@127.0.0.1:5432/test``)
+- ``SQLAUC_TEST_MYSQL_URL`` (``mysql://root@127.0.0.1:3306/test``, MySQL or MariaDB)
+
+With ``CI=true`` an engine that cannot be reached (server down, package missing, no Java)
+fails its tests instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import sqlite3
+from typing import Any, ClassVar
+from urllib.parse import urlparse
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from sqlglot import exp
+
+CI = os.environ.get("CI", "").lower() == "true"
+POSTGRES_URL = os.environ.get(
+    "SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
+)
+MYSQL_URL = os.environ.get("SQLAUC_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306/test")
+
+#: every engine the suite executes, in the order of the README's table
+ENGINES = ["duckdb", "sqlite", "postgres", "mysql", "clickhouse", "spark"]
+
+
+class Special:
+    """A special float value to store as such (not as NULL)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+NAN, INF, NEG_INF = Special("nan"), Special("inf"), Special("-inf")
+
+_UNIQUE = itertools.count()
+
+
+def unavailable(what: str, err: BaseException) -> None:
+    """Fail (CI) or skip (a developer machine) when an engine cannot be used."""
+    message = f"{what} is not available: {type(err).__name__}: {err}"
+    if CI:
+        pytest.fail(message + " (CI=true requires every executed engine)")
+    pytest.skip(message)
+
+
+def _column_type(series: pd.Series) -> str:
+    kind = series.dtype.kind
+    if kind == "b":
+        return "BOOLEAN"
+    if kind in "iu":
+        return "BIGINT"
+    if kind == "f":
+        return "DOUBLE"
+    values = [v for v in series if v is not None and not isinstance(v, Special)]
+    if values and all(isinstance(v, bool) for v in values):
+        return "BOOLEAN"
+    if values and all(isinstance(v, (int, float)) for v in values):
+        return "DOUBLE" if any(isinstance(v, float) for v in values) else "BIGINT"
+    return "TEXT"
+
+
+class Backend:
+    """One executed engine: ``con`` for sqlauc, ``create`` for the tests' tables."""
+
+    name: str
+    dialect: str
+    #: which special floats a DOUBLE column of the engine can hold
+    stores_nan = True
+    stores_inf = True
+    #: dialect spelling of the special floats (a string cast to DOUBLE)
+    special_text: ClassVar[dict[str, str]] = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+    #: the name of a string column type
+    text_type = "TEXT"
+
+    con: Any
+
+    # -- helpers --------------------------------------------------------------------------
+    def quoted(self, name: str) -> exp.Identifier:
+        return exp.to_identifier(name, quoted=True)
+
+    def table_expr(self, name: str) -> exp.Table:
+        return exp.Table(this=self.quoted(name))
+
+    def reference(self, name: str) -> Any:
+        """What to pass to sqlauc as ``table`` for a table created as ``name``."""
+        return name
+
+    def literal(self, value: Any, kind: str) -> exp.Expr:
+        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+            return exp.Null()
+        if isinstance(value, Special):
+            return exp.Cast(
+                this=exp.Literal.string(self.special_text[value.name]),
+                to=exp.DataType.build("DOUBLE"),
+            )
+        if kind == "BOOLEAN":
+            return exp.Boolean(this=bool(value))
+        if kind == "TEXT":
+            return exp.Literal.string(str(value))
+        if isinstance(value, (bool, np.bool_)):
+            return exp.Literal.number(int(value))
+        if kind == "BIGINT":
+            return exp.Literal.number(int(value))
+        return exp.Literal.number(repr(float(value)))
+
+    def column_def(self, name: str, kind: str) -> exp.ColumnDef:
+        data_type = exp.DataType.build(self.text_type if kind == "TEXT" else kind)
+        return exp.ColumnDef(this=self.quoted(name), kind=data_type)
+
+    def create_statements(self, name: str, frame: pd.DataFrame) -> list[str]:
+        kinds = {c: _column_type(frame[c]) for c in frame.columns}
+        schema = exp.Schema(
+            this=self.table_expr(name),
+            expressions=[self.column_def(c, k) for c, k in kinds.items()],
+        )
+        create = exp.Create(this=schema, kind="TABLE").sql(dialect=self.dialect)
+        statements = [create + self.create_suffix()]
+        if len(frame):
+            rows = [
+                exp.Tuple(
+                    expressions=[self.literal(v, kinds[c]) for c, v in zip(frame, row, strict=True)]
+                )
+                for row in frame.itertuples(index=False)
+            ]
+            insert = exp.Insert(
+                this=exp.Schema(
+                    this=self.table_expr(name),
+                    expressions=[self.quoted(c) for c in frame.columns],
+                ),
+                expression=exp.Values(expressions=rows),
+            )
+            statements.append(insert.sql(dialect=self.dialect))
+        return statements
+
+    def create_suffix(self) -> str:
+        return ""
+
+    # -- the interface ----------------------------------------------------------------------
+    def create(self, frame: pd.DataFrame, name: str | None = None) -> Any:
+        """Create a table holding ``frame``; return the reference to pass to sqlauc."""
+        name = name or f"sqlauc_t{os.getpid()}_{next(_UNIQUE)}"
+        self.drop(name)  # a table left behind by an interrupted run
+        for statement in self.create_statements(name, frame):
+            self.execute(statement)
+        self.created.append(name)
+        return self.reference(name)
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def drop(self, name: str) -> None:
+        drop = exp.Drop(tables=[self.table_expr(name)], kind="TABLE", exists=True)
+        self.execute(drop.sql(dialect=self.dialect))
+
+    def close(self) -> None:
+        pass
+
+    def __init__(self) -> None:
+        self.created: list[str] = []
+
+
+class DuckDBBackend(Backend):
+    name = dialect = "duckdb"
+    special_text: ClassVar[dict[str, str]] = {"nan": "nan", "inf": "inf", "-inf": "-inf"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.con = duckdb.connect(":memory:")
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        return self.con.execute(sql).fetchall()
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class SQLiteBackend(Backend):
+    name = dialect = "sqlite"
+    stores_nan = False  # SQLite stores NaN as NULL
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.con = sqlite3.connect(":memory:")
+
+    def literal(self, value: Any, kind: str) -> exp.Expr:
+        if isinstance(value, Special):
+            if value.name == "nan":
+                return exp.Null()
+            return exp.Literal.number("9e999" if value.name == "inf" else "-9e999")
+        return super().literal(value, kind)
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        cursor = self.con.execute(sql)
+        rows = cursor.fetchall()
+        self.con.commit()
+        return rows
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class PostgresBackend(Backend):
+    name = dialect = "postgres"
+
+    def __init__(self) -> None:
+        super().__init__()
+        import psycopg
+
+        self.admin = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5)
+        self.schema = f"sqlauc_test_{os.getpid()}"
+        self.admin.execute(
+            exp.Create(this=exp.Table(this=self.quoted(self.schema)), kind="SCHEMA")
+            .sql(dialect="postgres")
+            .replace("CREATE SCHEMA", "CREATE SCHEMA IF NOT EXISTS", 1)
+        )
+        # sqlauc gets a connection in psycopg's default (transactional) mode
+        self.con = psycopg.connect(POSTGRES_URL, connect_timeout=5)
+
+    def table_expr(self, name: str) -> exp.Table:
+        return exp.Table(this=self.quoted(name), db=self.quoted(self.schema))
+
+    def reference(self, name: str) -> Any:
+        return (self.schema, name)
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        with self.admin.cursor() as cursor:
+            cursor.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+
+    def close(self) -> None:
+        self.con.close()
+        self.admin.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+        self.admin.close()
+
+
+class MySQLBackend(Backend):
+    name = dialect = "mysql"
+    stores_nan = stores_inf = False  # MySQL/MariaDB DOUBLE holds finite values only
+    text_type = "VARCHAR(200)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        import pymysql
+
+        url = urlparse(MYSQL_URL)
+        params = {
+            "host": url.hostname or "127.0.0.1",
+            "port": url.port or 3306,
+            "user": url.username or "root",
+            "password": url.password or "",
+            "database": (url.path or "/test").lstrip("/") or "test",
+            "connect_timeout": 5,
+            "charset": "utf8mb4",
+        }
+        self.admin = pymysql.connect(autocommit=True, **params)
+        self.con = pymysql.connect(**params)  # autocommit off: PyMySQL's default
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        with self.admin.cursor() as cursor:
+            cursor.execute(sql)
+            return list(cursor.fetchall())
+
+    def close(self) -> None:
+        self.con.close()
+        for name in self.created:
+            self.drop(name)
+        self.admin.close()
+
+
+class ClickHouseBackend(Backend):
+    name = "clickhouse"
+    dialect = "clickhouse"
+    special_text: ClassVar[dict[str, str]] = {"nan": "nan", "inf": "inf", "-inf": "-inf"}
+    text_type = "TEXT"
+
+    def __init__(self) -> None:
+        super().__init__()
+        import chdb
+
+        self.con = chdb.connect(":memory:")
+
+    def column_def(self, name: str, kind: str) -> exp.ColumnDef:
+        data_type = exp.DataType.build(self.text_type if kind == "TEXT" else kind)
+        data_type.set("nullable", True)
+        return exp.ColumnDef(this=self.quoted(name), kind=data_type)
+
+    def create_suffix(self) -> str:
+        return " ENGINE = Memory"
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        cursor = self.con.cursor()
+        cursor.execute(sql)
+        rows = list(cursor.fetchall()) if cursor.description else []
+        cursor.close()
+        return rows
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class SparkBackend(Backend):
+    name = dialect = "spark"
+    text_type = "STRING"
+
+    def __init__(self, spark: Any) -> None:
+        super().__init__()
+        self.con = spark
+
+    def create_statements(self, name: str, frame: pd.DataFrame) -> list[str]:
+        # a temporary view over typed VALUES (Spark has no INSERT into a temp view)
+        kinds = {c: _column_type(frame[c]) for c in frame.columns}
+        inner = [f"c{i}" for i in range(len(frame.columns))]
+        rows = [
+            exp.Tuple(
+                expressions=[self.literal(v, kinds[c]) for c, v in zip(frame, row, strict=True)]
+            )
+            for row in frame.itertuples(index=False)
+        ]
+        values = exp.Values(
+            expressions=rows,
+            alias=exp.TableAlias(
+                this=exp.to_identifier("v"), columns=[exp.to_identifier(c) for c in inner]
+            ),
+        )
+        select = exp.select(
+            *[
+                exp.alias_(
+                    exp.Cast(
+                        this=exp.column(i),
+                        to=exp.DataType.build(self.text_type if k == "TEXT" else k),
+                    ),
+                    self.quoted(c),
+                )
+                for i, (c, k) in zip(inner, kinds.items(), strict=True)
+            ]
+        ).from_(values)
+        body = select.sql(dialect="spark")
+        view = self.table_expr(name).sql(dialect="spark")
+        return [f"CREATE OR REPLACE TEMPORARY VIEW {view} AS {body}"]
+
+    def execute(self, sql: str) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self.con.sql(sql).collect()]
+
+    def drop(self, name: str) -> None:
+        self.con.catalog.dropTempView(name)
+
+    def close(self) -> None:
+        for name in self.created:
+            self.con.catalog.dropTempView(name)
+
+
+def spark_session() -> Any:
+    """A local[2] SparkSession tuned for small test queries (shared by the suite)."""
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("sqlauc-tests")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+BACKENDS: dict[str, type[Backend]] = {
+    "duckdb": DuckDBBackend,
+    "sqlite": SQLiteBackend,
+    "postgres": PostgresBackend,
+    "mysql": MySQLBackend,
+    "clickhouse": ClickHouseBackend,
+}

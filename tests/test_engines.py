@@ -1,0 +1,303 @@
+"""One suite, every executed engine: DuckDB, SQLite, PostgreSQL, MariaDB, ClickHouse (chdb) and
+Spark (local mode) give the reference numbers.
+
+Each test runs once per engine (the ``backend`` fixture, see tests/backends.py) on tables the
+test creates, and compares with the independent references: the brute-force pair count
+(tests/reference.py) and scikit-learn, to 1e-12. Known gaps are strict xfails with a reason.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from backends import INF, NAN, NEG_INF
+from datagen import ENCODINGS, make_data
+from reference import brute_auc, brute_roc, gauc_reference, trapezoid
+from sklearn.metrics import roc_auc_score, roc_curve
+from test_safety import HOSTILE_FILTERS, HOSTILE_NAMES
+from test_seeds import EXAMPLES
+
+import sqlauc
+from sqlauc.dialects import RANK_NOT_EXACT
+
+TOL = 1e-12
+
+#: (seed, rows, score kind, weights, label encoding, positive rate)
+AUC_CASES = [
+    (1, 300, "continuous", None, "int01", 0.4),
+    (2, 400, "round1", None, "pm1", 0.3),
+    (3, 350, "round2", "int", "int01", 0.5),
+    (4, 300, "few", "float", "bool", 0.2),
+    (5, 250, "round2", None, "str", 0.6),
+    (6, 300, "continuous", "float", "float01", 0.1),
+]
+
+
+def methods(backend, weighted: bool) -> list[str]:
+    if weighted:
+        return ["auto", "grouped"]
+    return ["auto", "grouped", "rank"]
+
+
+def expect_rank_refused(backend, method: str) -> bool:
+    return method == "rank" and backend.dialect in RANK_NOT_EXACT
+
+
+def quiet(call, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+        return call(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("seed", "n", "kind", "weights", "encoding", "rate"),
+    AUC_CASES,
+    ids=[f"{c[2]}-{c[3]}-{c[4]}" for c in AUC_CASES],
+)
+def test_auc_matches_references(backend, seed, n, kind, weights, encoding, rate):
+    data = make_data(seed, n, kind=kind, weights=weights, encoding=encoding, positive_rate=rate)
+    table = backend.create(data.frame)
+    expected = brute_auc(data.y, data.s, data.w)
+    assert expected == pytest.approx(roc_auc_score(data.y, data.s, sample_weight=data.w), abs=TOL)
+    for method in methods(backend, data.w is not None):
+        call = dict(weight=data.weight, pos_label=data.pos_label, method=method)
+        if expect_rank_refused(backend, method):
+            with pytest.raises(ValueError, match="not exact"):
+                sqlauc.auc(backend.con, table, **call)
+            continue
+        got = sqlauc.auc(backend.con, table, **call)
+        assert isinstance(got, float)
+        assert got == pytest.approx(expected, abs=TOL), method
+
+
+@pytest.mark.parametrize(
+    ("labels", "scores", "pos_label", "exact"),
+    [e[1:] for e in EXAMPLES],
+    ids=[e[0] for e in EXAMPLES],
+)
+def test_seed_examples(backend, labels, scores, pos_label, exact):
+    table = backend.create(pd.DataFrame({"label": labels, "score": scores}))
+    assert sqlauc.auc(backend.con, table, pos_label=pos_label) == pytest.approx(
+        float(exact), abs=1e-15
+    )
+
+
+@pytest.mark.parametrize("weights", [None, "float"])
+def test_roc_curve_equals_sklearn(backend, weights):
+    data = make_data(21, 300, kind="round2", weights=weights)
+    table = backend.create(data.frame)
+    full = sqlauc.roc_curve(backend.con, table, weight=data.weight, drop_intermediate=False)
+    fpr, tpr, thresholds = roc_curve(data.y, data.s, sample_weight=data.w, drop_intermediate=False)
+    # sklearn keeps zero-weight-only thresholds; sqlauc drops them (no row, no point)
+    reference = brute_roc(data.y, data.s, data.w)
+    assert len(full) == len(reference)
+    np.testing.assert_allclose(full["threshold"], reference["threshold"], rtol=0, atol=0)
+    np.testing.assert_allclose(full["fpr"], reference["fpr"], rtol=0, atol=TOL)
+    np.testing.assert_allclose(full["tpr"], reference["tpr"], rtol=0, atol=TOL)
+    if weights is None:
+        np.testing.assert_allclose(full["threshold"], thresholds, rtol=0, atol=0)
+        np.testing.assert_allclose(full["fpr"], fpr, rtol=0, atol=TOL)
+        np.testing.assert_allclose(full["tpr"], tpr, rtol=0, atol=TOL)
+    dropped = sqlauc.roc_curve(backend.con, table, weight=data.weight)
+    assert len(dropped) < len(full)
+    assert set(dropped["threshold"]) <= set(full["threshold"])
+    area = trapezoid(dropped["fpr"], dropped["tpr"])
+    assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
+
+
+@pytest.mark.parametrize("group_weight", ["impressions", "clicks", "uniform", "gw"])
+@pytest.mark.parametrize("weights", [None, "int"])
+def test_gauc_matches_reference(backend, group_weight, weights):
+    data = make_data(31, 500, kind="round1", weights=weights, groups=9)
+    frame = data.frame.assign(y=data.y, gw=(np.arange(len(data.y)) % 4).astype(float))
+    table = backend.create(data.frame.assign(gw=frame["gw"]))
+    expected = gauc_reference(
+        frame, group="g", y_pos="y", score="score", weight=data.weight, group_weight=group_weight
+    )
+    for method in methods(backend, weights is not None):
+        call = dict(group="g", weight=data.weight, group_weight=group_weight, method=method)
+        if expect_rank_refused(backend, method):
+            with pytest.raises(ValueError, match="not exact"):
+                sqlauc.gauc(backend.con, table, **call)
+            continue
+        result = quiet(sqlauc.gauc, backend.con, table, **call)
+        assert result.gauc == pytest.approx(expected["gauc"], abs=TOL), method
+        assert result.groups_used == expected["groups_used"]
+        assert result.groups_skipped == expected["groups_skipped"]
+        per_group = quiet(sqlauc.group_auc, backend.con, table, **call)
+        reference = expected["groups"]
+        assert [int(g) for g in per_group["g"]] == [int(g) for g in reference["group"]]
+        np.testing.assert_allclose(per_group["auc"], reference["auc"], rtol=0, atol=TOL)
+        np.testing.assert_allclose(
+            per_group["group_weight"], reference["group_weight"], rtol=0, atol=TOL
+        )
+
+
+def test_gauc_with_string_groups_and_single_class_groups(backend):
+    frame = pd.DataFrame(
+        {
+            "user": ["a"] * 4 + ["b"] * 4 + ["c"] * 3,
+            "label": [1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1],
+            "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.3, 0.2, 0.1, 0.2, 0.3],
+        }
+    )
+    table = backend.create(frame)
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        per_group = sqlauc.group_auc(backend.con, table, group="user")
+    assert list(per_group["user"]) == ["a", "b", "c"]
+    # b: positives 0.5, 0.3 against negatives 0.5, 0.2 -> (1/2 + 1 + 0 + 1) / 4
+    assert per_group["auc"].tolist()[:2] == [1.0, 0.625]
+    assert math.isnan(per_group["auc"].iloc[2])
+    result = sqlauc.gauc(backend.con, table, group="user")
+    assert result.gauc == pytest.approx((4 * 1.0 + 4 * 0.625) / 8, abs=TOL)
+    assert (result.groups_used, result.groups_skipped) == (2, 1)
+
+
+@pytest.mark.parametrize("encoding", ["str", "pm1", "bool"])
+def test_pos_label_and_where(backend, encoding):
+    data = make_data(41, 400, kind="round1", encoding=encoding)
+    pos, neg, _ = ENCODINGS[encoding]
+    table = backend.create(data.frame.assign(k=np.arange(400) % 5))
+    # the other class as positive: the AUC of the flipped labels
+    flipped = sqlauc.auc(backend.con, table, pos_label=neg)
+    assert flipped == pytest.approx(brute_auc(~data.y, data.s), abs=TOL)
+    keep = (data.s > 0.3) & (np.arange(400) % 5 != 2)
+    got = sqlauc.auc(backend.con, table, pos_label=pos, where="score > 0.3 AND k <> 2")
+    assert got == pytest.approx(brute_auc(data.y[keep], data.s[keep]), abs=TOL)
+
+
+def test_null_rows_are_excluded_and_counted(backend):
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1, 0],
+            "score": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2],
+        }
+    ).astype({"label": "Int64"})
+    table = backend.create(frame)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 2 of 7 rows"):
+        got = sqlauc.auc(backend.con, table)
+    keep = frame["label"].notna() & frame["score"].notna()
+    y = frame["label"][keep].astype(int).to_numpy() == 1
+    assert got == pytest.approx(brute_auc(y, frame["score"][keep].to_numpy()), abs=TOL)
+
+
+def test_single_class_is_nan_with_a_warning(backend):
+    table = backend.create(pd.DataFrame({"label": [1, 1, 1], "score": [0.1, 0.2, 0.3]}))
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        assert math.isnan(sqlauc.auc(backend.con, table))
+
+
+def test_a_third_label_is_an_error(backend):
+    table = backend.create(pd.DataFrame({"label": [1, 0, 2, 0], "score": [0.1, 0.2, 0.3, 0.4]}))
+    with pytest.raises(sqlauc.DataError, match="label"):
+        sqlauc.auc(backend.con, table)
+
+
+def test_missing_column_and_table(backend):
+    table = backend.create(pd.DataFrame({"label": [1, 0], "p": [0.1, 0.2]}))
+    with pytest.raises(sqlauc.NotFoundError, match=r"score column 'score' not found.*'p'"):
+        sqlauc.auc(backend.con, table)
+    with pytest.raises(sqlauc.NotFoundError):
+        sqlauc.auc(backend.con, "sqlauc_no_such_table")
+
+
+@pytest.mark.parametrize("special", [NAN, INF, NEG_INF], ids=repr)
+def test_non_finite_scores(backend, special):
+    frame = pd.DataFrame(
+        {"label": [1, 0, 1, 0], "score": pd.Series([0.1, special, 0.3, 0.4], dtype=object)}
+    )
+    stores = backend.stores_nan if special is NAN else backend.stores_inf
+    if not backend.stores_nan and not backend.stores_inf:
+        # MySQL/MariaDB: a DOUBLE column cannot hold NaN or inf, so no table can have them
+        with pytest.raises(Exception):  # noqa: B017 - the driver's own error class
+            backend.create(frame)
+        return
+    table = backend.create(frame)
+    if stores:
+        with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
+            sqlauc.auc(backend.con, table)
+    else:  # SQLite stores NaN as NULL: an excluded row, counted
+        with pytest.warns(sqlauc.ExcludedRowsWarning, match="1 a NULL score"):
+            assert sqlauc.auc(backend.con, table) == 0.0
+
+
+@pytest.mark.parametrize("bad", [-1.0, None], ids=["negative", "null"])
+def test_bad_weights_are_errors(backend, bad):
+    frame = pd.DataFrame({"label": [1, 0, 1], "score": [0.1, 0.2, 0.3], "w": [1.0, bad, 2.0]})
+    table = backend.create(frame)
+    with pytest.raises(sqlauc.DataError, match="weight"):
+        sqlauc.auc(backend.con, table, weight="w")
+
+
+def test_hostile_identifiers(backend):
+    names = [n for n in HOSTILE_NAMES if backend.name != "spark" or "`" not in n]
+    canary = backend.create(pd.DataFrame({"x": [1]}), name=f"canary_{os.getpid()}")
+    for name in names:
+        frame = pd.DataFrame({name: [1, 0, 1, 0], f"s {name}": [0.9, 0.1, 0.8, 0.5]})
+        table = backend.create(frame)
+        got = sqlauc.auc(backend.con, table, label=name, score=f"s {name}")
+        assert got == 1.0, name
+    for name in names[:8]:
+        table = backend.create(pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]}), name=name)
+        assert sqlauc.auc(backend.con, table) == 1.0, name
+    assert backend.execute(f"SELECT x FROM {_quoted(backend, canary)}") == [(1,)]
+
+
+def _quoted(backend, reference):
+    parts = reference if isinstance(reference, tuple) else (reference,)
+    from sqlglot import exp
+
+    table = exp.Table(
+        this=exp.to_identifier(parts[-1], quoted=True),
+        db=exp.to_identifier(parts[0], quoted=True) if len(parts) == 2 else None,
+    )
+    return table.sql(dialect=backend.dialect)
+
+
+def test_hostile_filters_are_refused(backend):
+    table = backend.create(pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]}))
+    for text in HOSTILE_FILTERS:
+        with pytest.raises((sqlauc.UnsafeInputError, sqlauc.NotFoundError)):
+            sqlauc.auc(backend.con, table, where=text)
+    assert sqlauc.auc(backend.con, table) == 1.0
+
+
+def test_query_wrapper(backend):
+    table = backend.create(pd.DataFrame({"y": [1, 0, 1, 0, 1], "p": [0.9, 0.1, 0.4, 0.5, 0.2]}))
+    source = _quoted(backend, table)
+    query = sqlauc.Query(f"SELECT y AS label, p AS score FROM {source} WHERE p > 0.15")
+    # positives 0.9, 0.4, 0.2 against the one negative 0.5
+    assert sqlauc.auc(backend.con, query) == pytest.approx(1 / 3, abs=TOL)
+    for text in (
+        f"DELETE FROM {source}",
+        f"SELECT 1 FROM {source}; DROP TABLE {source}",
+    ):
+        with pytest.raises(sqlauc.UnsafeInputError):
+            sqlauc.auc(backend.con, sqlauc.Query(text))
+    assert len(backend.execute(f"SELECT * FROM {source}")) == 5
+
+
+def test_sql_is_what_runs(backend):
+    data = make_data(51, 200, kind="round2", weights="float")
+    table = backend.create(data.frame)
+    query = sqlauc.sql("auc", table, con=backend.con, weight="w")
+    assert sqlauc.sql("auc", table, dialect=backend.dialect, weight="w") == query
+    row = backend.execute(query)[0]
+    assert row[0] == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
+
+
+def test_local_data_needs_duckdb(backend):
+    frame = pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]})
+    if backend.name == "duckdb":
+        assert sqlauc.auc(backend.con, frame) == 1.0
+        return
+    with pytest.raises(TypeError, match="never uploads data"):
+        sqlauc.auc(backend.con, frame)
+    with pytest.raises(TypeError, match="never uploads data"):
+        sqlauc.auc(backend.con, "events.parquet")
