@@ -285,8 +285,8 @@ def plot_pr(
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn on. With one curve, the positives' share (a random model's precision)
-        is drawn as a dashed line.
+        The axes drawn on. When every curve has the same share of positives (the precision
+        of a random model), it is drawn as a dashed line.
 
     Examples
     --------
@@ -314,7 +314,9 @@ def plot_pr(
             drawstyle="steps-post",
             label=f"{name} (AP = {ap:.4f})",
         )
-    prevalence = _prevalence(curves[0][1]) if len(curves) == 1 else None
+    shares = {_prevalence(frame) for _, frame in curves}
+    shares = {None if share is None else round(share, 12) for share in shares}
+    prevalence = shares.pop() if len(shares) == 1 else None  # same data: one chance line
     if prevalence is not None:
         ax.axhline(prevalence, ls="--", lw=1, color="0.55", label=f"chance ({prevalence:.4f})")
     _finish_axes(ax, "Recall", "Precision", "Precision-recall curve", "lower left")
