@@ -3,8 +3,8 @@
 -- Same number as auc.sql (Mann-Whitney U with tie-averaged ranks, ties count 1/2), computed
 -- without grouping: it is faster than grouping when scores are nearly all distinct.
 -- used_label is the label of a row that has both a label and a score (NULL otherwise). Over all
--- rows sorted by (used_label IS NULL, score) — the unusable rows sort last, so they never
--- change a usable row's rank —
+-- rows sorted by (sort_last, score) — sort_last is 1 for the unusable rows, so they sort last
+-- and never change a usable row's rank —
 --   RANK()               = 1 + (usable rows with a lower score)     lowest rank of the tie
 --   n_all * CUME_DIST()  = usable rows with a lower or equal score   highest rank of the tie
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
@@ -20,12 +20,16 @@ WITH ranked AS (
         label_value,
         score,
         used_label,
-        RANK() OVER (ORDER BY used_label IS NULL, score) AS rank_low,
-        CUME_DIST() OVER (ORDER BY used_label IS NULL, score) AS share_le
+        RANK() OVER (ORDER BY sort_last, score) AS rank_low,
+        CUME_DIST() OVER (ORDER BY sort_last, score) AS share_le
     FROM (
+        -- used_label is a BIGINT, so the sums of labels and of label * rank are 64-bit on every
+        -- engine (T-SQL's SUM of an INT overflows at 2^31); sort_last is an integer, not the
+        -- condition itself, because T-SQL and Oracle cannot sort by a condition
         SELECT
             *,
-            CASE WHEN score IS NOT NULL THEN label END AS used_label
+            CASE WHEN score IS NOT NULL THEN CAST(label AS BIGINT) END AS used_label,
+            CASE WHEN score IS NOT NULL AND label IS NOT NULL THEN 0 ELSE 1 END AS sort_last
         FROM sqlauc_input
     ) AS usable
 ),
@@ -40,11 +44,11 @@ totals AS (
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE 1 END) AS n_nonfinite_score,
-        CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,
-        CASE WHEN NOT :negative_known THEN MIN(CASE WHEN label = 0 THEN label_value END) END
+        COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
+        CASE WHEN :negative_known = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
+        CASE WHEN :negative_known = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_min,
-        CASE WHEN NOT :negative_known THEN MAX(CASE WHEN label = 0 THEN label_value END) END
+        CASE WHEN :negative_known = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_max
     FROM ranked
 )

@@ -11,8 +11,8 @@ SELECT
         THEN SUM(CASE WHEN auc IS NOT NULL THEN group_weight * auc ELSE 0.0 END)
             / SUM(CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END)
     END AS gauc,
-    SUM(CASE WHEN auc IS NOT NULL THEN 1 ELSE 0 END) AS groups_used,
-    SUM(CASE WHEN auc IS NULL AND grp IS NOT NULL AND n_used_rows > 0 THEN 1 ELSE 0 END)
+    COUNT(auc) AS groups_used,
+    COUNT(CASE WHEN auc IS NULL AND grp IS NOT NULL AND n_used_rows > 0 THEN 1 END)
         AS groups_skipped,
     CAST(SUM(CASE WHEN auc IS NOT NULL THEN n_used_rows ELSE 0 END) AS DOUBLE)
         / NULLIF(CAST(SUM(n_used_rows) AS DOUBLE), 0.0) AS rows_share,

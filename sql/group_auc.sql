@@ -20,27 +20,28 @@ WITH per_label_score AS (
         score,
         label_value,
         MAX(label) AS label,
-        CASE WHEN :weighted THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+        CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
         CASE WHEN :group_weight = 'column' THEN SUM(gw) END AS gw_part,
         COUNT(*) AS n_rows,
-        CASE WHEN :weighted
-            THEN SUM(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 0 ELSE 1 END)
+        CASE WHEN :weighted = 1
+            THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
             ELSE 0
         END AS n_bad_weight,
         CASE WHEN :group_weight = 'column'
-            THEN SUM(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 0 ELSE 1 END)
+            THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
             ELSE 0
         END AS n_bad_group_weight
     FROM sqlauc_input
-    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
+    WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
     GROUP BY grp, score, label_value
 ),
 scored AS (
-    -- rows with a NULL score or group are excluded, not ranked
+    -- rows with a NULL score or group are excluded, not ranked (usable: a 1/0 flag, as in
+    -- score_counts.sql)
     SELECT
         grp,
         score,
-        score IS NOT NULL AND grp IS NOT NULL AS usable,
+        CASE WHEN score IS NOT NULL AND grp IS NOT NULL THEN 1 ELSE 0 END AS usable,
         CASE WHEN score IS NULL OR grp IS NULL THEN 0.0
             ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END AS pos_w,
         CASE WHEN score IS NULL OR grp IS NULL THEN 0.0
@@ -73,11 +74,11 @@ per_group AS (
         SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
-        SUM(CASE WHEN usable THEN labelled_gw END) AS gw_sum,
-        SUM(CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_used_rows,
-        SUM(CASE WHEN usable THEN n_pos_rows ELSE 0 END) AS n_pos_rows,
+        SUM(CASE WHEN usable = 1 THEN labelled_gw END) AS gw_sum,
+        SUM(CASE WHEN usable = 1 THEN n_labelled ELSE 0 END) AS n_used_rows,
+        SUM(CASE WHEN usable = 1 THEN n_pos_rows ELSE 0 END) AS n_pos_rows,
         SUM(n_rows) AS n_rows,
-        SUM(n_rows - CASE WHEN usable THEN n_labelled ELSE 0 END) AS n_excluded,
+        SUM(n_rows - CASE WHEN usable = 1 THEN n_labelled ELSE 0 END) AS n_excluded,
         SUM(n_rows - n_labelled) AS n_null_label,
         SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,

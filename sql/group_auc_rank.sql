@@ -2,7 +2,7 @@
 --
 -- The same numbers as group_auc.sql, computed like auc_rank.sql inside each group:
 -- used_label is the label of a row with a label, a score and a group (NULL otherwise); over the
--- group's rows sorted by (used_label IS NULL, score) — unusable rows sort last —
+-- group's rows sorted by (sort_last, score) — sort_last is 1 for unusable rows: they sort last —
 --   tie-averaged rank = (RANK() + n_group * CUME_DIST()) / 2,
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
@@ -19,12 +19,16 @@ WITH ranked AS (
         score,
         gw,
         used_label,
-        RANK() OVER (PARTITION BY grp ORDER BY used_label IS NULL, score) AS rank_low,
-        CUME_DIST() OVER (PARTITION BY grp ORDER BY used_label IS NULL, score) AS share_le
+        RANK() OVER (PARTITION BY grp ORDER BY sort_last, score) AS rank_low,
+        CUME_DIST() OVER (PARTITION BY grp ORDER BY sort_last, score) AS share_le
     FROM (
+        -- a BIGINT label and an integer sort key, as in auc_rank.sql
         SELECT
             *,
-            CASE WHEN score IS NOT NULL AND grp IS NOT NULL THEN label END AS used_label
+            CASE WHEN score IS NOT NULL AND grp IS NOT NULL THEN CAST(label AS BIGINT) END
+                AS used_label,
+            CASE WHEN score IS NOT NULL AND grp IS NOT NULL AND label IS NOT NULL THEN 0 ELSE 1 END
+                AS sort_last
         FROM sqlauc_input
     ) AS usable
 ),
@@ -45,15 +49,15 @@ per_group AS (
         COUNT(*) - COUNT(used_label) AS n_excluded,
         COUNT(*) - COUNT(label) AS n_null_label,
         COUNT(*) - COUNT(score) AS n_null_score,
-        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE 1 END) AS n_nonfinite_score,
+        COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
         CASE WHEN :group_weight = 'column'
-            THEN SUM(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 0 ELSE 1 END)
+            THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
             ELSE 0
         END AS n_bad_group_weight,
-        CASE WHEN :negative_known THEN MAX(label) ELSE 0 END AS max_label_code,
-        CASE WHEN NOT :negative_known THEN MIN(CASE WHEN label = 0 THEN label_value END) END
+        CASE WHEN :negative_known = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
+        CASE WHEN :negative_known = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_min,
-        CASE WHEN NOT :negative_known THEN MAX(CASE WHEN label = 0 THEN label_value END) END
+        CASE WHEN :negative_known = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_max
     FROM ranked
     GROUP BY grp
@@ -80,7 +84,7 @@ SELECT
     n_null_score,
     CASE WHEN grp IS NULL THEN n_rows ELSE 0 END AS n_null_group,
     n_nonfinite_score,
-    0 AS n_bad_weight,
+    CAST(0 AS BIGINT) AS n_bad_weight,  -- unweighted; BIGINT like the other counts (gauc sums it)
     n_bad_group_weight,
     max_label_code,
     neg_label_min,

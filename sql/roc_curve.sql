@@ -5,9 +5,9 @@
 --   tp = positive weight with score >= t,  fp = negative weight with score >= t,
 --   tpr = tp / P,  fpr = fp / N   (NULL when P or N is 0: the rate is undefined).
 -- The cumulative sums run over distinct scores with an explicit ROWS frame (deterministic).
--- is_collinear marks a point lying on the straight line through its neighbours (an exact
+-- is_collinear (1/0) marks a point lying on the straight line through its neighbours (an exact
 -- cross-product test on the counts, the origin included): dropping such points never changes
--- the area. :drop_intermediate removes them; the first and last points are always kept.
+-- the area. :drop_intermediate = 1 removes them; the first and last points are always kept.
 -- The origin row also carries the diagnostics (rows read, excluded, NaN scores, bad weights,
 -- negative label values seen); they are NULL on every other row.
 -- Reads score_counts (score_counts.sql: one row per distinct score with its class totals).
@@ -48,13 +48,14 @@ flagged AS (
     -- a point is collinear with its neighbours when the step into it, (neg_w, pos_w), and the
     -- step out of it, (next_neg_w, next_pos_w), point the same way (cross product 0); the
     -- step into the first point comes from the origin. The last point has no next: kept.
+    -- The flags are integers 1/0, not booleans (T-SQL and Oracle <= 21 have no boolean values).
     SELECT
         0 AS point,
         CAST(NULL AS DOUBLE) AS threshold,
         CAST(0 AS DOUBLE) AS tp,
         CAST(0 AS DOUBLE) AS fp,
-        FALSE AS is_collinear,
-        TRUE AS is_origin
+        0 AS is_collinear,
+        1 AS is_origin
     FROM totals
     UNION ALL
     SELECT
@@ -62,8 +63,8 @@ flagged AS (
         threshold,
         tp,
         fp,
-        COALESCE(neg_w * next_pos_w = pos_w * next_neg_w, FALSE) AS is_collinear,
-        FALSE AS is_origin
+        CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,
+        0 AS is_origin
     FROM points
 )
 SELECT
@@ -74,18 +75,18 @@ SELECT
     flagged.tp,
     flagged.fp,
     flagged.is_collinear,
-    CASE WHEN flagged.is_origin THEN totals.positives END AS positives,
-    CASE WHEN flagged.is_origin THEN totals.negatives END AS negatives,
-    CASE WHEN flagged.is_origin THEN totals.n_rows END AS n_rows,
-    CASE WHEN flagged.is_origin THEN totals.n_excluded END AS n_excluded,
-    CASE WHEN flagged.is_origin THEN totals.n_null_label END AS n_null_label,
-    CASE WHEN flagged.is_origin THEN totals.n_null_score END AS n_null_score,
-    CASE WHEN flagged.is_origin THEN totals.n_nonfinite_score END AS n_nonfinite_score,
-    CASE WHEN flagged.is_origin THEN totals.n_bad_weight END AS n_bad_weight,
-    CASE WHEN flagged.is_origin THEN totals.max_label_code END AS max_label_code,
-    CASE WHEN flagged.is_origin THEN totals.neg_label_min END AS neg_label_min,
-    CASE WHEN flagged.is_origin THEN totals.neg_label_max END AS neg_label_max
+    CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
+    CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_rows END AS n_rows,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_excluded END AS n_excluded,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_null_label END AS n_null_label,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_null_score END AS n_null_score,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_nonfinite_score END AS n_nonfinite_score,
+    CASE WHEN flagged.is_origin = 1 THEN totals.n_bad_weight END AS n_bad_weight,
+    CASE WHEN flagged.is_origin = 1 THEN totals.max_label_code END AS max_label_code,
+    CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_min END AS neg_label_min,
+    CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_max END AS neg_label_max
 FROM flagged
 CROSS JOIN totals
-WHERE NOT (:drop_intermediate AND flagged.is_collinear)
+WHERE :drop_intermediate = 0 OR flagged.is_collinear = 0
 ORDER BY flagged.point

@@ -5,9 +5,12 @@
 -- read, the rows with a NULL label, NULL/negative/non-finite weights, and the smallest and
 -- largest negative label value seen (diagnostics: a second negative value means more than two
 -- labels). Zero-weight rows are dropped as if absent.
--- Reads sqlauc_input(label, label_value, score, weight). :weighted is FALSE when no weight
--- column was given: every weight sum and check then folds to a row count (the engine drops the
--- unused aggregates). Weights and counts are summed as DOUBLE.
+-- Reads sqlauc_input(label, label_value, score, weight). :weighted is 0 when no weight column
+-- was given: every weight sum and check then folds to a row count (the engine drops the unused
+-- aggregates). Weights are summed as DOUBLE; rows are counted with COUNT (64-bit everywhere,
+-- COUNT_BIG in T-SQL), never as a SUM of 1s (an INT sum overflows at 2^31 in T-SQL).
+-- Portability: flags and parameters are 1/0 integers tested with = 1, never boolean values
+-- (T-SQL and Oracle <= 21 have none outside conditions); every template follows this.
 WITH per_label_score AS (
     -- the only pass over the rows: group by score and raw label value, so that the label
     -- diagnostics below are computed on a few rows per distinct score, not on every row
@@ -15,14 +18,14 @@ WITH per_label_score AS (
         score,
         label_value,
         MAX(label) AS label,
-        CASE WHEN :weighted THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+        CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
         COUNT(*) AS n_rows,
-        CASE WHEN :weighted
-            THEN SUM(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 0 ELSE 1 END)
+        CASE WHEN :weighted = 1
+            THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
             ELSE 0
         END AS n_bad_weight
     FROM sqlauc_input
-    WHERE NOT :weighted OR weight IS NULL OR weight <> 0
+    WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
     GROUP BY score, label_value
 )
 SELECT

@@ -3,7 +3,8 @@
 The input relation (built by :mod:`sqlauc.inputs`) becomes the first CTE, ``sqlauc_input``;
 a template that reads another template's relation (``gauc`` reads ``group_auc``) gets that
 template's CTEs flattened in before its own. Parameters written ``:name`` in a template are
-replaced by literals (never by user text). The tree is rendered once, with comments off and
+replaced by literals (never by user text); a boolean parameter becomes the integer 1 or 0
+(templates test ``:flag = 1``). The tree is rendered once, with comments off and
 ``unsupported_level=RAISE`` so a construct a dialect cannot express is an error, not a silently
 different query.
 """
@@ -23,8 +24,10 @@ Param = bool | str | int | float
 
 
 def _literal(value: Param) -> exp.Expr:
+    # A flag becomes 1 or 0, tested in templates as ``:flag = 1``: T-SQL and Oracle <= 21 have
+    # no TRUE/FALSE and no boolean values outside conditions.
     if isinstance(value, bool):
-        return exp.Boolean(this=value)
+        return exp.Literal.number(int(value))
     if isinstance(value, (int, float)):
         return exp.Literal.number(value)
     return exp.Literal.string(value)
