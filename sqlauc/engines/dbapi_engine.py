@@ -175,7 +175,9 @@ class DBAPIEngine(Engine):
         try:
             _, description = self._execute(probe.sql(dialect=self.dialect))
         except Exception as err:
-            message = " ".join(str(err).split()) or type(err).__name__
+            # the driver's first line names the problem; PostgreSQL adds the query and a caret
+            lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+            message = lines[0] if lines else type(err).__name__
             raise NotFoundError(f"cannot read {source.description}: {message}") from None
         return description
 
