@@ -5,10 +5,37 @@ parsed as SQL: each part becomes an :func:`sqlglot.exp.to_identifier` with ``quo
 reserved words (``order``), spaces, quotes, semicolons, comment markers and unicode are just
 characters of a name, escaped by sqlglot in the target dialect's quoting style.
 
-Case rule: a quoted identifier matches exactly. When the relation's columns are known (every
-metric call, and ``sqlauc.sql`` with a connection), the user's column name is resolved to the
-column that exists — an exact match first, else the single case-insensitive match — and that
-exact spelling is quoted. Without a connection the name is quoted as given.
+Quoting style (sqlglot's, per dialect): ``"name"`` in DuckDB, PostgreSQL, SQLite, ClickHouse,
+Snowflake, Oracle, Trino, Presto and Redshift; ```name``` in MySQL/MariaDB, Spark, Databricks,
+Hive and BigQuery; ``[name]`` in T-SQL. The quote character inside a name is doubled
+(``"we""ird"``, ```back``tick```, ``[br]]acket]``), or backslash-escaped in BigQuery.
+
+Case rule: **a name is used exactly as given, never case-folded** — or, when the relation's
+columns are known (every metric call, and ``sqlauc.sql`` with a connection), as the column that
+exists: an exact match first, else the single case-insensitive match, whose exact spelling is
+quoted. So with a connection the case of a column name never matters. Without one
+(``sqlauc.sql(..., dialect=...)``), the quoted name must have the case the engine stored:
+
+- Snowflake and Oracle store unquoted names upper-case: a column created as ``score`` is
+  ``SCORE``, so pass ``score="SCORE"`` (and ``"ANALYTICS.EVENTS"``); a name created quoted
+  keeps its case.
+- PostgreSQL stores unquoted names lower-case: pass ``"score"`` for ``CREATE TABLE t (Score
+  float)``. ClickHouse names are always case-sensitive: pass the exact name.
+- DuckDB, SQLite, MySQL/MariaDB column names, Spark/Databricks/Hive (by default), BigQuery
+  column names, Trino and Presto match names case-insensitively even when quoted; Redshift
+  too unless ``enable_case_sensitive_identifier`` is on; T-SQL follows the database's
+  collation (case-insensitive by default).
+
+Why no automatic folding: without a connection sqlauc cannot tell ``"score"`` created quoted
+from ``score`` created unquoted; folding would silently turn a correct name into another one,
+while an exact quoted name either matches or fails loudly (column not found).
+
+sqlauc's own names — the CTEs, aliases and internal columns of the templates (``sqlauc_input``,
+``score``, ``pos_w``...) — are lower-case ``snake_case`` ASCII and stay unquoted: each is
+written identically where it is defined and where it is read, so an engine that folds unquoted
+names (up or down) folds both the same way. Output columns therefore come back upper-case from
+Snowflake and Oracle (``AUC``); sqlauc reads results by position. ``tests/test_golden.py``
+checks every identifier of every rendered query against this rule.
 """
 
 from __future__ import annotations

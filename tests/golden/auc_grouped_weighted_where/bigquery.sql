@@ -1,0 +1,93 @@
+WITH sqlauc_input AS (
+  SELECT
+    CAST(`clicked` = 1 AS INT64) AS label,
+    `clicked` AS label_value,
+    CAST(`Score` AS FLOAT64) AS score,
+    CAST(`sample_w` AS FLOAT64) AS weight
+  FROM `analytics`.`events`
+  WHERE
+    `user_id` IN (1, 2, 3) AND `Score` > 0.1
+), per_label_score AS (
+  SELECT
+    score,
+    label_value,
+    MAX(label) AS label,
+    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS FLOAT64) END AS w,
+    COUNT(*) AS n_rows,
+    CASE
+      WHEN 1 = 1
+      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
+      ELSE 0
+    END AS n_bad_weight
+  FROM sqlauc_input
+  WHERE
+    1 = 0 OR weight IS NULL OR weight <> 0
+  GROUP BY
+    score,
+    label_value
+), score_counts AS (
+  SELECT
+    score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(label) AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM per_label_score
+  GROUP BY
+    score
+), cumulative AS (
+  SELECT
+    *,
+    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge
+  FROM score_counts
+), totals AS (
+  SELECT
+    SUM(pos_w * (
+      neg_ge - neg_w / 2.0
+    )) AS u_complement,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM cumulative
+)
+SELECT
+  CASE
+    WHEN positives > 0 AND negatives > 0
+    THEN (
+      positives * negatives - u_complement
+    ) / (
+      positives * negatives
+    )
+  END AS auc,
+  positives,
+  negatives,
+  n_rows,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max
+FROM totals

@@ -1,0 +1,67 @@
+WITH sqlauc_input AS (
+  SELECT
+    CASE WHEN [clicked] IS NULL THEN NULL WHEN [clicked] = 1 THEN 1 ELSE 0 END AS label,
+    [clicked] AS label_value,
+    CAST([Score] AS FLOAT) AS score
+  FROM [analytics].[events]
+), ranked AS (
+  SELECT
+    label AS label,
+    label_value AS label_value,
+    score AS score,
+    used_label AS used_label,
+    RANK() OVER (
+      ORDER BY CASE WHEN sort_last IS NULL THEN 1 ELSE 0 END, sort_last, CASE WHEN score IS NULL THEN 1 ELSE 0 END, score
+    ) AS rank_low,
+    CUME_DIST() OVER (
+      ORDER BY CASE WHEN sort_last IS NULL THEN 1 ELSE 0 END, sort_last, CASE WHEN score IS NULL THEN 1 ELSE 0 END, score
+    ) AS share_le
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT score IS NULL THEN CAST(label AS BIGINT) END AS used_label,
+      CASE WHEN NOT score IS NULL AND NOT label IS NULL THEN 0 ELSE 1 END AS sort_last
+    FROM sqlauc_input
+  ) AS usable
+), totals AS (
+  SELECT
+    CAST(SUM(used_label * rank_low) AS FLOAT) AS rank_low_sum,
+    SUM(used_label * share_le) AS share_le_sum,
+    CAST(COUNT_BIG(*) AS FLOAT) AS n_all,
+    CAST(SUM(used_label) AS FLOAT) AS positives,
+    CAST(COUNT_BIG(used_label) - SUM(used_label) AS FLOAT) AS negatives,
+    COUNT_BIG(*) AS n_rows,
+    COUNT_BIG(*) - COUNT_BIG(used_label) AS n_excluded,
+    COUNT_BIG(*) - COUNT_BIG(label) AS n_null_label,
+    COUNT_BIG(*) - COUNT_BIG(score) AS n_null_score,
+    COUNT_BIG(score) - COUNT_BIG(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
+    CASE WHEN 0 = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
+    CASE WHEN 0 = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END AS neg_label_min,
+    CASE WHEN 0 = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END AS neg_label_max
+  FROM ranked
+)
+SELECT
+  CASE
+    WHEN positives > 0 AND negatives > 0
+    THEN CAST((
+      CAST((
+        rank_low_sum + n_all * share_le_sum
+      ) AS FLOAT) / 2.0 - CAST(positives * (
+        positives + 1.0
+      ) AS FLOAT) / 2.0
+    ) AS FLOAT) / (
+      positives * negatives
+    )
+  END AS auc,
+  positives,
+  negatives,
+  n_rows,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  0 AS n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max
+FROM totals

@@ -1,0 +1,140 @@
+"""Regenerate the golden SQL files.  Run from the repository root::
+
+    python tests/golden/regenerate.py
+
+``CASES`` below is the one list of metric calls that the golden files and the structural checks
+of ``tests/test_golden.py`` cover: every template, both formulations, ROC with and without
+``drop_intermediate``, every group weighting, weighted and unweighted input, a string label and
+a ``where=`` filter. Each case is rendered through the public ``sqlauc.sql(metric, TABLE,
+dialect=..., **options)`` (no connection: names are quoted exactly as given) for every dialect
+of ``GOLDEN_DIALECTS`` — the ones the test suite cannot execute — and written to
+``tests/golden/<case>/<dialect>.sql``; files of cases or dialects no longer listed are removed.
+Review the diff (``git diff tests/golden``) like code, then commit it with the change that
+caused it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+GOLDEN_DIR = Path(__file__).resolve().parent
+
+if __name__ == "__main__":  # use the sqlauc of this checkout
+    sys.path.insert(0, str(GOLDEN_DIR.parents[1]))
+
+import sqlauc  # noqa: E402
+
+#: The dialects sqlauc renders but the test suite does not execute: reviewed as golden SQL.
+GOLDEN_DIALECTS = (
+    "bigquery",
+    "snowflake",
+    "trino",
+    "presto",
+    "redshift",
+    "tsql",
+    "oracle",
+    "databricks",
+    "hive",
+)
+#: The dialects the engine tests execute; the structural checks run on them too.
+EXECUTED_DIALECTS = ("duckdb", "postgres", "mysql", "sqlite", "spark", "clickhouse")
+
+#: The table every case reads, and the user's column names: none is one of sqlauc's own
+#: names (label, score, weight, grp, ...), so an unquoted user name cannot pass for one, and
+#: "Score" is mixed-case to show that names keep their case.
+TABLE = "analytics.events"
+LABEL, STRING_LABEL, SCORE = "clicked", "outcome", "Score"
+WEIGHT, GROUP, GROUP_WEIGHT = "sample_w", "user_id", "gw_col"
+
+_BASE: dict[str, Any] = {"label": LABEL, "score": SCORE}
+_STRING: dict[str, Any] = {"label": STRING_LABEL, "score": SCORE, "pos_label": "click"}
+
+#: case name -> (metric, options of sqlauc.sql)
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "auc_grouped": ("auc", {**_BASE, "method": "grouped"}),
+    "auc_grouped_weighted_where": (
+        "auc",
+        {
+            **_BASE,
+            "method": "grouped",
+            "weight": WEIGHT,
+            "where": "user_id IN (1, 2, 3) AND Score > 0.1",
+        },
+    ),
+    "auc_rank": ("auc", {**_BASE, "method": "rank"}),
+    "roc_curve": ("roc_curve", {**_BASE, "drop_intermediate": True}),
+    "roc_curve_all_points_weighted_string_label": (
+        "roc_curve",
+        {**_STRING, "weight": WEIGHT, "drop_intermediate": False},
+    ),
+    "group_auc_grouped_clicks": (
+        "group_auc",
+        {**_BASE, "group": GROUP, "method": "grouped", "group_weight": "clicks"},
+    ),
+    "group_auc_rank_column": (
+        "group_auc",
+        {**_BASE, "group": GROUP, "method": "rank", "group_weight": GROUP_WEIGHT},
+    ),
+    "gauc_grouped_weighted_impressions": (
+        "gauc",
+        {**_BASE, "group": GROUP, "method": "grouped", "weight": WEIGHT},
+    ),
+    "gauc_grouped_column": (
+        "gauc",
+        {**_BASE, "group": GROUP, "method": "grouped", "group_weight": GROUP_WEIGHT},
+    ),
+    "gauc_rank_uniform": (
+        "gauc",
+        {**_BASE, "group": GROUP, "method": "rank", "group_weight": "uniform"},
+    ),
+    "gauc_rank_clicks_string_label": (
+        "gauc",
+        {**_STRING, "group": GROUP, "method": "rank", "group_weight": "clicks"},
+    ),
+}
+
+
+def render(case: str, dialect: str) -> str:
+    """The SQL of ``case`` in ``dialect``, as sqlauc.sql returns it (plus a final newline)."""
+    metric, options = CASES[case]
+    return sqlauc.sql(metric, TABLE, dialect=dialect, **options) + "\n"
+
+
+def path(case: str, dialect: str) -> Path:
+    """Where the golden SQL of ``case`` in ``dialect`` lives."""
+    return GOLDEN_DIR / case / f"{dialect}.sql"
+
+
+def expected_files() -> set[Path]:
+    return {path(case, dialect) for case in CASES for dialect in GOLDEN_DIALECTS}
+
+
+def main() -> int:
+    changed = 0
+    for case in CASES:
+        for dialect in GOLDEN_DIALECTS:
+            target = path(case, dialect)
+            text = render(case, dialect)
+            if target.is_file() and target.read_text(encoding="utf-8") == text:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            changed += 1
+            print(f"wrote {target.relative_to(GOLDEN_DIR.parents[1])}")
+    keep = expected_files()
+    for stale in sorted(GOLDEN_DIR.glob("*/*.sql")):
+        if stale not in keep:
+            stale.unlink()
+            changed += 1
+            print(f"removed {stale.relative_to(GOLDEN_DIR.parents[1])}")
+    for folder in GOLDEN_DIR.iterdir():
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    print(f"{changed} golden file(s) changed; {len(keep)} in total")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

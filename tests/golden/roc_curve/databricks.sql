@@ -1,0 +1,118 @@
+WITH sqlauc_input AS (
+  SELECT
+    CAST(`clicked` = 1 AS INT) AS label,
+    `clicked` AS label_value,
+    CAST(`Score` AS DOUBLE) AS score,
+    CAST(1 AS DOUBLE) AS weight
+  FROM `analytics`.`events`
+), per_label_score AS (
+  SELECT
+    score,
+    label_value,
+    MAX(label) AS label,
+    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+    COUNT(*) AS n_rows,
+    CASE
+      WHEN 0 = 1
+      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
+      ELSE 0
+    END AS n_bad_weight
+  FROM sqlauc_input
+  WHERE
+    0 = 0 OR weight IS NULL OR weight <> 0
+  GROUP BY
+    score,
+    label_value
+), score_counts AS (
+  SELECT
+    score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(label) AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM per_label_score
+  GROUP BY
+    score
+), totals AS (
+  SELECT
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM score_counts
+), points AS (
+  SELECT
+    ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
+    score AS threshold,
+    SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+    pos_w,
+    neg_w,
+    LEAD(pos_w) OVER (ORDER BY score DESC) AS next_pos_w,
+    LEAD(neg_w) OVER (ORDER BY score DESC) AS next_neg_w
+  FROM score_counts
+  WHERE
+    NOT score IS NULL AND pos_w + neg_w > 0
+), flagged AS (
+  SELECT
+    0 AS point,
+    CAST(NULL AS DOUBLE) AS threshold,
+    CAST(0 AS DOUBLE) AS tp,
+    CAST(0 AS DOUBLE) AS fp,
+    0 AS is_collinear,
+    1 AS is_origin
+  FROM totals
+  UNION ALL
+  SELECT
+    point,
+    threshold,
+    tp,
+    fp,
+    CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,
+    0 AS is_origin
+  FROM points
+)
+SELECT
+  flagged.point,
+  flagged.threshold,
+  CASE WHEN totals.negatives > 0 THEN flagged.fp / totals.negatives END AS fpr,
+  CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
+  flagged.tp,
+  flagged.fp,
+  flagged.is_collinear,
+  CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
+  CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_rows END AS n_rows,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_excluded END AS n_excluded,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_null_label END AS n_null_label,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_null_score END AS n_null_score,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_nonfinite_score END AS n_nonfinite_score,
+  CASE WHEN flagged.is_origin = 1 THEN totals.n_bad_weight END AS n_bad_weight,
+  CASE WHEN flagged.is_origin = 1 THEN totals.max_label_code END AS max_label_code,
+  CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_min END AS neg_label_min,
+  CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_max END AS neg_label_max
+FROM flagged
+CROSS JOIN totals
+WHERE
+  1 = 0 OR flagged.is_collinear = 0
+ORDER BY
+  flagged.point NULLS LAST
