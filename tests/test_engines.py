@@ -236,7 +236,7 @@ def test_bad_weights_are_errors(backend, bad):
 
 
 def test_hostile_identifiers(backend):
-    names = [n for n in HOSTILE_NAMES if backend.name != "spark" or "`" not in n]
+    names = HOSTILE_NAMES
     canary = backend.create(pd.DataFrame({"x": [1]}), name=f"canary_{os.getpid()}")
     for name in names:
         frame = pd.DataFrame({name: [1, 0, 1, 0], f"s {name}": [0.9, 0.1, 0.8, 0.5]})
