@@ -21,6 +21,16 @@ RANK_NOT_EXACT: dict[str, str] = {
     "mysql": "MariaDB's CUME_DIST() is a DECIMAL rounded to 10 decimals",
 }
 
+#: dialect -> what ``method="auto"`` renders for ``auc`` when sqlauc cannot sample the input
+#: (every engine but DuckDB): distributed engines get the bucketed formulation, whose window
+#: sums run per score bucket instead of over all distinct scores in one partition
+#: (``sql/auc_bucketed.sql``); the others the grouped one.
+DEFAULT_METHOD: dict[str, str] = {
+    "spark": "bucketed",
+    "databricks": "bucketed",
+    "hive": "bucketed",
+}
+
 #: dialect -> query-level settings appended to the outermost SELECT (they apply to this query
 #: only; the connection is not reconfigured). ClickHouse resolves a name to a SELECT alias
 #: before a column of the FROM relation, so ``SUM(n_rows) AS n_rows`` would nest aggregates;

@@ -20,7 +20,7 @@ from sqlauc.inputs import PosLabel
 from sqlauc.results import Diagnostics, GAUCResult
 from sqlauc.sources import Query, Source, resolve
 
-Method = Literal["auto", "grouped", "rank"]
+Method = Literal["auto", "grouped", "rank", "bucketed"]
 Table = Any  # a table name (str or tuple of parts), a path, or a DataFrame
 
 
@@ -128,12 +128,20 @@ def auc(
     where : str, optional
         A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
         comments or unknown functions).
-    method : {"auto", "grouped", "rank"}, default "auto"
-        The SQL formulation. ``"grouped"`` (one row per distinct score, then a cumulative sum)
-        is fastest with tied scores; ``"rank"`` (RANK and CUME_DIST over rows, unweighted only)
-        with nearly distinct scores. ``"auto"`` samples the first 10k rows on DuckDB to
-        choose (and to learn the negative label), and uses ``"grouped"`` elsewhere. Both give
-        the same number.
+    method : {"auto", "grouped", "rank", "bucketed"}, default "auto"
+        The SQL formulation; all give the same number. ``"grouped"`` (one row per distinct
+        score, then a cumulative sum) is fastest with tied scores; ``"rank"`` (RANK and
+        CUME_DIST over rows, unweighted only) with nearly distinct scores. ``"bucketed"``
+        (``sql/auc_bucketed.sql``) is the grouped sum split into up to 6,145 score buckets:
+        the cumulative sum runs per bucket, and only the per-bucket totals are summed in one
+        place, so a distributed engine never moves every distinct score into a single
+        partition (the others' ``ORDER BY score`` window without ``PARTITION BY`` does). It
+        costs a second, cheap read of the input (MIN/MAX/AVG of the scores, to place the
+        buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` samples
+        the first 10k rows on DuckDB to choose (and to learn the negative label), uses
+        ``"bucketed"`` on Spark, Databricks and Hive (``sqlauc.dialects.DEFAULT_METHOD``), and
+        ``"grouped"`` elsewhere. For :func:`gauc` and :func:`group_auc`, whose sums are
+        partitioned by group already, ``"bucketed"`` runs the grouped formulation.
     dialect : str, optional
         The SQL dialect to render for (a sqlglot name); overrides the one detected from
         ``con``, and is required for a DB-API driver sqlauc does not know.
@@ -463,7 +471,8 @@ def sql(
         their exact spelling, as in the metric call; with ``method="auto"`` the formulation is
         chosen from a sample as the metric call would. The result is then exactly the query
         the metric runs. Without one, names are quoted as given and ``method="auto"`` renders
-        the grouped formulation.
+        the dialect's default formulation (bucketed on Spark, Databricks and Hive, else
+        grouped).
     dialect : str, default "duckdb"
         Any sqlglot dialect name (``"postgres"``, ``"bigquery"``, ``"snowflake"``, ...);
         with a connection, the connection's dialect.

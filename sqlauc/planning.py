@@ -22,7 +22,7 @@ from sqlauc.identifiers import resolve_column
 from sqlauc.sources import Source
 
 METRICS = ("auc", "roc_curve", "gauc", "group_auc")
-METHODS = ("auto", "grouped", "rank")
+METHODS = ("auto", "grouped", "rank", "bucketed")
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 #: method="auto" samples this many rows to measure how tied the scores are.
@@ -35,6 +35,7 @@ SAMPLE_MIN_ROWS = 5_000
 _TEMPLATES = {
     ("auc", "grouped"): "auc",
     ("auc", "rank"): "auc_rank",
+    ("auc", "bucketed"): "auc_bucketed",
     ("group_auc", "grouped"): "group_auc",
     ("group_auc", "rank"): "group_auc_rank",
     ("gauc", "grouped"): "gauc",
@@ -94,7 +95,7 @@ class Options:
             raise ValueError(f"method must be one of {list(METHODS)}, got {self.method!r}")
         if self.method == "rank" and self.weight is not None:
             raise ValueError("method='rank' needs unweighted input; use method='grouped'")
-        if self.method == "rank" and self.metric == "roc_curve":
+        if self.method in ("rank", "bucketed") and self.metric == "roc_curve":
             raise ValueError("roc_curve has a single formulation; leave method='auto'")
         if self.metric in ("gauc", "group_auc") and self.group is None:
             raise TypeError(f"{self.metric}() needs group= (the column that defines the groups)")
@@ -236,7 +237,8 @@ def plan(
     With an ``engine``, the relation's columns are read (no rows) so that names resolve to the
     exact existing spelling, types are checked and ``method="auto"`` can sample. Without one
     (``sqlauc.sql`` for a warehouse you are not connected to), names are quoted as given and
-    ``method="auto"`` renders the grouped formulation.
+    ``method="auto"`` renders the dialect's default formulation
+    (:data:`sqlauc.dialects.DEFAULT_METHOD`: bucketed on Spark, Databricks and Hive, else grouped).
     """
     target = engine.dialect if engine is not None else (dialect or "duckdb")
     columns: list[str] | None = None
@@ -269,7 +271,11 @@ def plan(
         )
         sample = _sample(engine, source, sample_input, keys)
         method = sample.method()
-    if options.metric == "roc_curve" or method == "auto":
+    if method == "auto":
+        method = dialects.DEFAULT_METHOD.get(target, "grouped")
+    if method == "bucketed" and options.metric != "auc":
+        # the group metrics' window sums are partitioned by group already, and roc_curve
+        # returns every point: both run their grouped template
         method = "grouped"
     if method == "rank" and target in dialects.RANK_NOT_EXACT:
         raise ValueError(
