@@ -31,6 +31,13 @@ DEFAULT_METHOD: dict[str, str] = {
     "hive": "bucketed",
 }
 
+#: dialect -> {sqlglot type: the engine's own type name}. Oracle's DOUBLE PRECISION (what
+#: sqlglot writes for DOUBLE) is a decimal NUMBER: NaN and inf cannot be cast to it and its
+#: arithmetic is not IEEE; BINARY_DOUBLE is the IEEE double every other engine computes with.
+TYPE_NAMES: dict[str, dict[exp.DataType.Type, str]] = {
+    "oracle": {exp.DataType.Type.DOUBLE: "BINARY_DOUBLE"},
+}
+
 #: dialect -> query-level settings appended to the outermost SELECT (they apply to this query
 #: only; the connection is not reconfigured). ClickHouse resolves a name to a SELECT alias
 #: before a column of the FROM relation, so ``SUM(n_rows) AS n_rows`` would nest aggregates;
@@ -44,7 +51,8 @@ def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
     """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply)."""
     renames = FUNCTION_NAMES.get(dialect, {})
     settings = QUERY_SETTINGS.get(dialect, {})
-    if not renames and not settings:
+    types = TYPE_NAMES.get(dialect, {})
+    if not renames and not settings and not types:
         return tree
     tree = tree.copy()
     if settings and isinstance(tree, exp.Select):
@@ -57,6 +65,8 @@ def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
         )
 
     def rename(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.DataType) and node.this in types:
+            return exp.DataType.build(types[node.this], udt=True)
         name = renames.get(type(node))
         if name is None:
             return node

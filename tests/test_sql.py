@@ -299,3 +299,11 @@ def test_sql_for_a_frame_with_connection_is_what_the_metric_runs(con, recorded):
         brute_auc(data.y, data.s), abs=TOL
     )
     assert query in recorded
+
+
+def test_oracle_computes_in_binary_double():
+    # Oracle's DOUBLE PRECISION is a decimal NUMBER (no NaN/inf, not IEEE arithmetic)
+    for metric, options in VARIANTS:
+        query = sqlauc.sql(metric, "events", dialect="oracle", **options)
+        assert "BINARY_DOUBLE" in query
+        assert "DOUBLE PRECISION" not in query

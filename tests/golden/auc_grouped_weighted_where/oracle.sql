@@ -2,8 +2,8 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
-    CAST("sample_w" AS DOUBLE PRECISION) AS weight
+    CAST("Score" AS BINARY_DOUBLE) AS score,
+    CAST("sample_w" AS BINARY_DOUBLE) AS weight
   FROM "analytics"."events"
   WHERE
     "user_id" IN (1, 2, 3) AND "Score" > 0.1
@@ -12,7 +12,7 @@ WITH sqlauc_input AS (
     score,
     label_value,
     MAX(label) AS label,
-    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE PRECISION) END AS w,
+    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS BINARY_DOUBLE) END AS w,
     COUNT(*) AS n_rows,
     CASE
       WHEN 1 = 1

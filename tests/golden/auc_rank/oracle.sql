@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score
+    CAST("Score" AS BINARY_DOUBLE) AS score
   FROM "analytics"."events"
 ), ranked AS (
   SELECT
@@ -21,11 +21,11 @@ WITH sqlauc_input AS (
   ) usable
 ), totals AS (
   SELECT
-    CAST(SUM(used_label * rank_low) AS DOUBLE PRECISION) AS rank_low_sum,
+    CAST(SUM(used_label * rank_low) AS BINARY_DOUBLE) AS rank_low_sum,
     SUM(used_label * share_le) AS share_le_sum,
-    CAST(COUNT(*) AS DOUBLE PRECISION) AS n_all,
-    CAST(SUM(used_label) AS DOUBLE PRECISION) AS positives,
-    CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE PRECISION) AS negatives,
+    CAST(COUNT(*) AS BINARY_DOUBLE) AS n_all,
+    CAST(SUM(used_label) AS BINARY_DOUBLE) AS positives,
+    CAST(COUNT(used_label) - SUM(used_label) AS BINARY_DOUBLE) AS negatives,
     COUNT(*) AS n_rows,
     COUNT(*) - COUNT(used_label) AS n_excluded,
     COUNT(*) - COUNT(label) AS n_null_label,

@@ -2,10 +2,10 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
-    CAST(1 AS DOUBLE PRECISION) AS weight,
+    CAST("Score" AS BINARY_DOUBLE) AS score,
+    CAST(1 AS BINARY_DOUBLE) AS weight,
     "user_id" AS grp,
-    CAST("gw_col" AS DOUBLE PRECISION) AS gw
+    CAST("gw_col" AS BINARY_DOUBLE) AS gw
   FROM "analytics"."events"
 ), per_label_score AS (
   SELECT
@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     score,
     label_value,
     MAX(label) AS label,
-    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE PRECISION) END AS w,
+    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS BINARY_DOUBLE) END AS w,
     CASE WHEN 'column' = 'column' THEN SUM(gw) END AS gw_part,
     COUNT(*) AS n_rows,
     CASE
@@ -139,8 +139,8 @@ SELECT
   END AS gauc,
   COUNT(auc) AS groups_used,
   COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used_rows > 0 THEN 1 END) AS groups_skipped,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used_rows ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(n_used_rows) AS DOUBLE PRECISION), 0.0) AS rows_share,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE PRECISION), 0.0) AS positives_share,
+  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used_rows ELSE 0 END) AS BINARY_DOUBLE) / NULLIF(CAST(SUM(n_used_rows) AS BINARY_DOUBLE), 0.0) AS rows_share,
+  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS BINARY_DOUBLE) / NULLIF(CAST(SUM(n_pos_rows) AS BINARY_DOUBLE), 0.0) AS positives_share,
   SUM(positives) AS positives,
   SUM(negatives) AS negatives,
   SUM(n_rows) AS n_rows,

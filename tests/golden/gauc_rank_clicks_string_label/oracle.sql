@@ -2,9 +2,9 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "outcome" IS NULL THEN NULL WHEN "outcome" = 'click' THEN 1 ELSE 0 END AS label,
     "outcome" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
+    CAST("Score" AS BINARY_DOUBLE) AS score,
     "user_id" AS grp,
-    CAST(NULL AS DOUBLE PRECISION) AS gw
+    CAST(NULL AS BINARY_DOUBLE) AS gw
   FROM "analytics"."events"
 ), ranked AS (
   SELECT
@@ -30,11 +30,11 @@ WITH sqlauc_input AS (
 ), per_group AS (
   SELECT
     grp,
-    CAST(SUM(used_label * rank_low) AS DOUBLE PRECISION) AS rank_low_sum,
+    CAST(SUM(used_label * rank_low) AS BINARY_DOUBLE) AS rank_low_sum,
     SUM(used_label * share_le) AS share_le_sum,
-    CAST(COUNT(*) AS DOUBLE PRECISION) AS n_all,
-    CAST(SUM(used_label) AS DOUBLE PRECISION) AS positives,
-    CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE PRECISION) AS negatives,
+    CAST(COUNT(*) AS BINARY_DOUBLE) AS n_all,
+    CAST(SUM(used_label) AS BINARY_DOUBLE) AS positives,
+    CAST(COUNT(used_label) - SUM(used_label) AS BINARY_DOUBLE) AS negatives,
     CASE
       WHEN 'clicks' = 'column'
       THEN SUM(CASE WHEN NOT used_label IS NULL THEN gw END)
@@ -105,8 +105,8 @@ SELECT
   END AS gauc,
   COUNT(auc) AS groups_used,
   COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used_rows > 0 THEN 1 END) AS groups_skipped,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used_rows ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(n_used_rows) AS DOUBLE PRECISION), 0.0) AS rows_share,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE PRECISION), 0.0) AS positives_share,
+  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used_rows ELSE 0 END) AS BINARY_DOUBLE) / NULLIF(CAST(SUM(n_used_rows) AS BINARY_DOUBLE), 0.0) AS rows_share,
+  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS BINARY_DOUBLE) / NULLIF(CAST(SUM(n_pos_rows) AS BINARY_DOUBLE), 0.0) AS positives_share,
   SUM(positives) AS positives,
   SUM(negatives) AS negatives,
   SUM(n_rows) AS n_rows,

@@ -2,10 +2,10 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
-    CAST(1 AS DOUBLE PRECISION) AS weight,
+    CAST("Score" AS BINARY_DOUBLE) AS score,
+    CAST(1 AS BINARY_DOUBLE) AS weight,
     "user_id" AS grp,
-    CAST(NULL AS DOUBLE PRECISION) AS gw
+    CAST(NULL AS BINARY_DOUBLE) AS gw
   FROM "analytics"."events"
 ), per_label_score AS (
   SELECT
@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     score,
     label_value,
     MAX(label) AS label,
-    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE PRECISION) END AS w,
+    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS BINARY_DOUBLE) END AS w,
     CASE WHEN 'clicks' = 'column' THEN SUM(gw) END AS gw_part,
     COUNT(*) AS n_rows,
     CASE

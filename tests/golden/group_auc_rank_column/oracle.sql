@@ -2,9 +2,9 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
+    CAST("Score" AS BINARY_DOUBLE) AS score,
     "user_id" AS grp,
-    CAST("gw_col" AS DOUBLE PRECISION) AS gw
+    CAST("gw_col" AS BINARY_DOUBLE) AS gw
   FROM "analytics"."events"
 ), ranked AS (
   SELECT
@@ -30,11 +30,11 @@ WITH sqlauc_input AS (
 ), per_group AS (
   SELECT
     grp,
-    CAST(SUM(used_label * rank_low) AS DOUBLE PRECISION) AS rank_low_sum,
+    CAST(SUM(used_label * rank_low) AS BINARY_DOUBLE) AS rank_low_sum,
     SUM(used_label * share_le) AS share_le_sum,
-    CAST(COUNT(*) AS DOUBLE PRECISION) AS n_all,
-    CAST(SUM(used_label) AS DOUBLE PRECISION) AS positives,
-    CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE PRECISION) AS negatives,
+    CAST(COUNT(*) AS BINARY_DOUBLE) AS n_all,
+    CAST(SUM(used_label) AS BINARY_DOUBLE) AS positives,
+    CAST(COUNT(used_label) - SUM(used_label) AS BINARY_DOUBLE) AS negatives,
     CASE
       WHEN 'column' = 'column'
       THEN SUM(CASE WHEN NOT used_label IS NULL THEN gw END)

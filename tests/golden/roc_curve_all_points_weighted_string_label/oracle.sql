@@ -2,15 +2,15 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "outcome" IS NULL THEN NULL WHEN "outcome" = 'click' THEN 1 ELSE 0 END AS label,
     "outcome" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
-    CAST("sample_w" AS DOUBLE PRECISION) AS weight
+    CAST("Score" AS BINARY_DOUBLE) AS score,
+    CAST("sample_w" AS BINARY_DOUBLE) AS weight
   FROM "analytics"."events"
 ), per_label_score AS (
   SELECT
     score,
     label_value,
     MAX(label) AS label,
-    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE PRECISION) END AS w,
+    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS BINARY_DOUBLE) END AS w,
     COUNT(*) AS n_rows,
     CASE
       WHEN 1 = 1
@@ -75,9 +75,9 @@ WITH sqlauc_input AS (
 ), flagged AS (
   SELECT
     0 AS point,
-    CAST(NULL AS DOUBLE PRECISION) AS threshold,
-    CAST(0 AS DOUBLE PRECISION) AS tp,
-    CAST(0 AS DOUBLE PRECISION) AS fp,
+    CAST(NULL AS BINARY_DOUBLE) AS threshold,
+    CAST(0 AS BINARY_DOUBLE) AS tp,
+    CAST(0 AS BINARY_DOUBLE) AS fp,
     0 AS is_collinear,
     1 AS is_origin
   FROM totals
