@@ -64,6 +64,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "auc_rank": ("auc", {**_BASE, "method": "rank"}),
+    "auc_bucketed": ("auc", {**_BASE, "method": "bucketed"}),
+    "auc_bucketed_weighted_string_label": (
+        "auc",
+        {**_STRING, "method": "bucketed", "weight": WEIGHT},
+    ),
     "roc_curve": ("roc_curve", {**_BASE, "drop_intermediate": True}),
     "roc_curve_all_points_weighted_string_label": (
         "roc_curve",

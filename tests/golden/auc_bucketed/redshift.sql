@@ -1,0 +1,232 @@
+WITH sqlauc_input AS (
+  SELECT
+    CAST("clicked" = 1 AS INTEGER) AS label,
+    "clicked" AS label_value,
+    CAST("Score" AS DOUBLE PRECISION) AS score,
+    CAST(1 AS DOUBLE PRECISION) AS weight
+  FROM "analytics"."events"
+), per_label_score AS (
+  SELECT
+    score,
+    label_value,
+    MAX(label) AS label,
+    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE PRECISION) END AS w,
+    COUNT(*) AS n_rows,
+    CASE
+      WHEN 0 = 1
+      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
+      ELSE 0
+    END AS n_bad_weight
+  FROM sqlauc_input
+  WHERE
+    0 = 0 OR weight IS NULL OR weight <> 0
+  GROUP BY
+    score,
+    label_value
+), score_counts AS (
+  SELECT
+    score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(label) AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM per_label_score
+  GROUP BY
+    score
+), log_scores AS (
+  SELECT
+    score,
+    CASE WHEN score < 0 THEN -LN(1.0 - score) ELSE LN(1.0 + score) END AS log_score
+  FROM sqlauc_input
+  WHERE
+    score * 0 = 0
+), score_moments AS (
+  SELECT
+    MIN(score) AS lowest,
+    MAX(score) AS highest,
+    MIN(log_score) AS lowest_log,
+    MAX(log_score) AS highest_log,
+    AVG(log_score) AS mean_log,
+    AVG(log_score * log_score) AS mean_square_log
+  FROM log_scores
+), log_limits AS (
+  SELECT
+    lowest,
+    highest,
+    CASE
+      WHEN mean_square_log - mean_log * mean_log > 0
+      AND mean_log - 2.0 * SQRT(mean_square_log - mean_log * mean_log) > lowest_log
+      THEN mean_log - 2.0 * SQRT(mean_square_log - mean_log * mean_log)
+    END AS low_log,
+    CASE
+      WHEN mean_square_log - mean_log * mean_log > 0
+      AND mean_log + 2.0 * SQRT(mean_square_log - mean_log * mean_log) < highest_log
+      THEN mean_log + 2.0 * SQRT(mean_square_log - mean_log * mean_log)
+    END AS high_log
+  FROM score_moments
+), score_limits AS (
+  SELECT
+    lowest,
+    highest,
+    CASE
+      WHEN low_log >= 0 AND low_log < 709.0
+      THEN EXP(low_log) - 1.0
+      WHEN low_log < 0 AND low_log > -709.0
+      THEN 1.0 - EXP(-low_log)
+      ELSE lowest
+    END AS low,
+    CASE
+      WHEN high_log >= 0 AND high_log < 709.0
+      THEN EXP(high_log) - 1.0
+      WHEN high_log < 0 AND high_log > -709.0
+      THEN 1.0 - EXP(-high_log)
+      ELSE highest
+    END AS high
+  FROM log_limits
+), score_range AS (
+  SELECT
+    lowest,
+    highest,
+    low,
+    high,
+    CASE WHEN low > lowest AND (
+      low - lowest
+    ) * 0 = 0 THEN low - lowest END AS lower_width,
+    CASE WHEN high > low AND (
+      high - low
+    ) * 0 = 0 THEN high - low END AS middle_width,
+    CASE WHEN highest > high AND (
+      highest - high
+    ) * 0 = 0 THEN highest - high END AS upper_width
+  FROM score_limits
+), bucketed AS (
+  SELECT
+    score_counts.score,
+    score_counts.pos_w,
+    score_counts.neg_w,
+    score_counts.n_rows,
+    score_counts.n_null_label,
+    score_counts.n_bad_weight,
+    score_counts.max_label_code,
+    score_counts.neg_label_min,
+    score_counts.neg_label_max,
+    CASE
+      WHEN score_counts.score * 0 = 0
+      THEN CASE
+        WHEN score_counts.score <= score_range.lowest
+        THEN 0
+        WHEN score_counts.score >= score_range.highest
+        THEN 6144
+        WHEN score_counts.score < score_range.low
+        THEN COALESCE(
+          FLOOR(
+            CAST((
+              score_counts.score - score_range.lowest
+            ) AS DOUBLE PRECISION) / score_range.lower_width * 1024.0
+          ),
+          0
+        )
+        WHEN score_counts.score <= score_range.high
+        THEN 1024 + COALESCE(
+          FLOOR(
+            CAST((
+              score_counts.score - score_range.low
+            ) AS DOUBLE PRECISION) / score_range.middle_width * 4096.0
+          ),
+          0
+        )
+        ELSE 5120 + COALESCE(
+          FLOOR(
+            CAST((
+              score_counts.score - score_range.high
+            ) AS DOUBLE PRECISION) / score_range.upper_width * 1024.0
+          ),
+          0
+        )
+      END
+    END AS bucket
+  FROM score_counts
+  CROSS JOIN score_range
+), in_bucket AS (
+  SELECT
+    *,
+    SUM(neg_w) OVER (
+      PARTITION BY bucket
+      ORDER BY score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_ge_in_bucket
+  FROM bucketed
+), per_bucket AS (
+  SELECT
+    bucket,
+    SUM(pos_w * (
+      neg_ge_in_bucket - CAST(neg_w AS DOUBLE PRECISION) / 2.0
+    )) AS u_complement_in_bucket,
+    SUM(pos_w) AS bucket_pos_w,
+    SUM(neg_w) AS bucket_neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM in_bucket
+  GROUP BY
+    bucket
+), cumulative AS (
+  SELECT
+    *,
+    SUM(bucket_neg_w) OVER (ORDER BY bucket DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS neg_above
+  FROM per_bucket
+), totals AS (
+  SELECT
+    SUM(u_complement_in_bucket + bucket_pos_w * COALESCE(neg_above, 0.0)) AS u_complement,
+    SUM(bucket_pos_w) AS positives,
+    SUM(bucket_neg_w) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM cumulative
+)
+SELECT
+  CASE
+    WHEN positives > 0 AND negatives > 0
+    THEN CAST((
+      positives * negatives - u_complement
+    ) AS DOUBLE PRECISION) / (
+      positives * negatives
+    )
+  END AS auc,
+  positives,
+  negatives,
+  n_rows,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max
+FROM totals
