@@ -38,10 +38,11 @@ AUC_CASES = [
 ]
 
 
-def methods(backend, weighted: bool) -> list[str]:
+def methods(backend, weighted: bool, metric: str = "auc") -> list[str]:
+    extra = ["bucketed"] if metric == "auc" else []
     if weighted:
-        return ["auto", "grouped"]
-    return ["auto", "grouped", "rank"]
+        return ["auto", "grouped", *extra]
+    return ["auto", "grouped", "rank", *extra]
 
 
 def expect_rank_refused(backend, method: str) -> bool:
@@ -120,7 +121,7 @@ def test_gauc_matches_reference(backend, group_weight, weights):
     expected = gauc_reference(
         frame, group="g", y_pos="y", score="score", weight=data.weight, group_weight=group_weight
     )
-    for method in methods(backend, weights is not None):
+    for method in methods(backend, weights is not None, "gauc"):
         call = dict(group="g", weight=data.weight, group_weight=group_weight, method=method)
         if expect_rank_refused(backend, method):
             with pytest.raises(ValueError, match="not exact"):
