@@ -34,8 +34,8 @@ DEFAULT_METHOD: dict[str, str] = {
 #: dialect -> {sqlglot type: the engine's own type name}. Oracle's DOUBLE PRECISION (what
 #: sqlglot writes for DOUBLE) is a decimal NUMBER: NaN and inf cannot be cast to it and its
 #: arithmetic is not IEEE; BINARY_DOUBLE is the IEEE double every other engine computes with.
-TYPE_NAMES: dict[str, dict[exp.DataType.Type, str]] = {
-    "oracle": {exp.DataType.Type.DOUBLE: "BINARY_DOUBLE"},
+TYPE_NAMES: dict[str, dict[exp.DType, str]] = {
+    "oracle": {exp.DType.DOUBLE: "BINARY_DOUBLE"},
 }
 
 #: dialect -> query-level settings appended to the outermost SELECT (they apply to this query
