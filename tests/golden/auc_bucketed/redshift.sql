@@ -97,6 +97,7 @@ WITH sqlauc_input AS (
   FROM log_limits
 ), score_range AS (
   SELECT
+    CASE WHEN lowest IS NULL THEN 0 ELSE 1 END AS joins_finite,
     lowest,
     highest,
     low,
@@ -158,7 +159,8 @@ WITH sqlauc_input AS (
       END
     END AS bucket
   FROM score_counts
-  CROSS JOIN score_range
+  LEFT JOIN score_range
+    ON score_range.joins_finite = CASE WHEN score_counts.score * 0 = 0 THEN 1 ELSE 0 END
 ), in_bucket AS (
   SELECT
     *,
