@@ -21,10 +21,12 @@ RANK_NOT_EXACT: dict[str, str] = {
     "mysql": "MariaDB's CUME_DIST() is a DECIMAL rounded to 10 decimals",
 }
 
-#: dialect -> what ``method="auto"`` renders for ``auc`` when sqlauc cannot sample the input
-#: (every engine but DuckDB): distributed engines get the bucketed formulation, whose window
-#: sums run per score bucket instead of over all distinct scores in one partition
-#: (``sql/auc_bucketed.sql``); the others the grouped one.
+#: dialect -> the formulation ``method="auto"`` always uses for ``auc`` there, sampled or not:
+#: distributed engines get the bucketed formulation, whose window sums run per score bucket
+#: instead of over all distinct scores in one partition (``sql/auc_bucketed.sql``). Elsewhere
+#: ``auto`` samples the input where the engine can (DuckDB, Spark: rank or grouped, see
+#: ``planning.Sample``) and renders the grouped formulation where it cannot. The group metrics'
+#: windows are partitioned by group on every engine, so they are sampled on Spark too.
 DEFAULT_METHOD: dict[str, str] = {
     "spark": "bucketed",
     "databricks": "bucketed",

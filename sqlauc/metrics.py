@@ -1,8 +1,9 @@
 """The public metric functions: validate -> build input -> render -> run -> shape.
 
 Every function takes the data first (``con``, ``table``) and options keyword-only, runs exactly
-one SELECT for the metric (plus, on DuckDB with ``method="auto"``, a ``LIMIT``-ed sample of the
-scores), and returns numbers computed by that SQL. :func:`sqlauc.sql` returns the same query.
+one SELECT for the metric (plus, on DuckDB and Spark with ``method="auto"``, a ``LIMIT``-ed
+sample of the scores), and returns numbers computed by that SQL. :func:`sqlauc.sql` returns the
+same query.
 """
 
 from __future__ import annotations
@@ -137,11 +138,13 @@ def auc(
         place, so a distributed engine never moves every distinct score into a single
         partition (the others' ``ORDER BY score`` window without ``PARTITION BY`` does). It
         costs a second, cheap read of the input (MIN/MAX/AVG of the scores, to place the
-        buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` samples
-        the first 10k rows on DuckDB to choose (and to learn the negative label), uses
-        ``"bucketed"`` on Spark, Databricks and Hive (``sqlauc.dialects.DEFAULT_METHOD``), and
-        ``"grouped"`` elsewhere. For :func:`gauc` and :func:`group_auc`, whose sums are
-        partitioned by group already, ``"bucketed"`` runs the grouped formulation.
+        buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` uses
+        ``"bucketed"`` for :func:`auc` on Spark, Databricks and Hive
+        (``sqlauc.dialects.DEFAULT_METHOD``); otherwise it samples the first 10k rows on
+        DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
+        negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
+        :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
+        grouped formulation.
     dialect : str, optional
         The SQL dialect to render for (a sqlglot name); overrides the one detected from
         ``con``, and is required for a DB-API driver sqlauc does not know.

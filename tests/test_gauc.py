@@ -309,6 +309,47 @@ def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
     check_group_table(table, reference_for(frame, None, "impressions"))
 
 
+@pytest.mark.parametrize(
+    ("groups", "formulation"),
+    [
+        (40, "grouped"),  # few large groups over 3-decimal scores: the (group, score) keys repeat
+        (8_000, "rank"),  # ~2.5 rows per group: the keys are nearly all distinct
+    ],
+)
+def test_auto_on_rounded_scores_picks_by_group_size(con, groups, formulation):
+    rng = np.random.default_rng(78)
+    n = 20_000
+    y = rng.random(n) < 0.3
+    frame = pd.DataFrame(
+        {
+            "g": rng.integers(0, groups, size=n),
+            "label": y.astype(int),
+            "score": np.round(rng.random(size=n) + 0.3 * y, 3),
+            "y": y,
+        }
+    )
+    load(con, "big", frame.drop(columns="y"))
+    query = sqlauc.sql("gauc", "big", con=con, group="g").upper()
+    assert ("CUME_DIST" in query) == (formulation == "rank")
+    ref = reference_for(frame, None, "impressions")
+    assert sqlauc.gauc(con, "big", group="g").gauc == pytest.approx(ref["gauc"], abs=TOL)
+
+
+def test_sample_rule():
+    from sqlauc.planning import Sample
+
+    def method(keys, scores, groups, rows=10_000):
+        return Sample(rows, keys, scores, groups, 0, 0).method()
+
+    assert method(10_000, 10_000, None) == "rank"  # auc, distinct scores
+    assert method(1_300, 1_300, None) == "grouped"  # auc, rounded scores
+    assert method(10_000, 10_000, 100) == "rank"  # large groups, distinct scores
+    assert method(9_000, 1_300, 9_500) == "rank"  # small groups, rounded scores
+    assert method(9_000, 1_300, 100) == "grouped"  # large groups, rounded scores
+    assert method(3_000, 3_000, 3_000) == "grouped"  # keys repeat
+    assert method(4_000, 4_000, 4_000, rows=4_000) == "grouped"  # too small to matter
+
+
 def test_used_groups_weighing_nothing_is_nan_with_warning(con):
     frame = pd.DataFrame(
         {

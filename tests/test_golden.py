@@ -171,7 +171,7 @@ class _SampledEngine(Engine):
         return True
 
     def fetch(self, sql, source):
-        return [(10_000, 10_000, 0, 0)]
+        return [(10_000, 10_000, 10_000, 10_000, 0, 0)]
 
 
 KNOWN_NEGATIVE = [

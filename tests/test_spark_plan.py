@@ -168,9 +168,29 @@ def test_grouped_auc_is_what_the_check_catches(spark, events):
     assert run.windows() == [""]
 
 
+def test_auto_samples_the_group_metrics_on_spark(spark, events):
+    # 997 groups of ~300 rows: distinct scores -> rank; 3-decimal scores -> grouped (the
+    # sampled auto query also knows the negative label, so compare the formulation only)
+    for metric in ("gauc", "group_auc"):
+        distinct = sqlauc.sql(metric, events, con=spark, group="g")
+        assert "CUME_DIST()" in distinct.upper()
+        tied = sqlauc.sql(metric, events, con=spark, group="g", score="score_tied")
+        assert tied == sqlauc.sql(
+            metric, events, con=spark, group="g", score="score_tied", method="grouped"
+        )
+        assert "CUME_DIST()" not in tied.upper()
+    # weighted input has no rank formulation
+    weighted = sqlauc.sql("gauc", events, con=spark, group="g", weight="w")
+    assert weighted == sqlauc.sql(
+        "gauc", events, con=spark, group="g", weight="w", method="grouped"
+    )
+
+
 @pytest.mark.parametrize("metric", ["gauc", "group_auc"])
-def test_gauc_windows_run_per_group(spark, events, metric):
-    run = Executed(spark, sqlauc.sql(metric, events, con=spark, group="g", weight="w"))
+@pytest.mark.parametrize("method", ["grouped", "rank"])
+def test_gauc_windows_run_per_group(spark, events, metric, method):
+    query = sqlauc.sql(metric, events, con=spark, group="g", method=method)
+    run = Executed(spark, query)
     windows = run.windows()
     assert windows and all(w.startswith("grp") for w in windows), windows
     # gauc's final average gathers partial sums (one row per partition); group_auc none

@@ -35,5 +35,9 @@ class SparkEngine(Engine):
             raise NotFoundError(f"cannot read {source.description}: {message}") from None
         return [(field.name, field.dataType.simpleString()) for field in schema.fields]
 
+    def can_sample(self) -> bool:
+        # the sample is a LIMIT: every partition's scan stops at that many rows
+        return True
+
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in self.spark.sql(sql).collect()]
