@@ -3,7 +3,7 @@
 This is a benchmark script, not a test. Run it from the repository root:
 
     python bench/bench_spark.py --quick    # 1e6 rows, 2 repeats (~1.5 min)
-    python bench/bench_spark.py            # 1e7 rows on local[2], 3 repeats (~8 min, 2 cores)
+    python bench/bench_spark.py            # 1e7 rows on local[2], 3 repeats (~25 min, 2 cores)
 
 Useful flags: ``--rows 1e6,1e7``, ``--repeats 3``, ``--master local[2]``, ``--driver-memory
 6g``, ``--tasks auc,gauc``, ``--kinds continuous,rounded``, ``--seed 0``.
@@ -21,14 +21,20 @@ What is measured
   ``BinaryClassificationEvaluator(metricName="areaUnderROC", numBins=0)`` (Spark ML's exact
   AUC: ``numBins=0`` means no down-sampling of the curve) and, for reference only, its
   default ``numBins=1000`` (approximate: the curve is down-sampled to ~1000 points).
-* GAUC: ``sqlauc.gauc(spark, view, group="user_id")`` with ``method="auto"`` (grouped; its
-  windows are partitioned by group) and ``method="rank"``. Spark ML has no GAUC. The value is
+* GAUC: ``sqlauc.gauc(spark, view, group="user_id")`` with ``method="auto"`` (which samples
+  the first 10k rows and picks rank here: ~10 rows per user, distinct scores), ``"rank"`` and
+  ``"grouped"``; the windows of both are partitioned by group. Spark ML has no GAUC. The value is
   checked on the groups with ``user_id % 1000 = 0`` (``where=``) against pandas + per-group
   ``roc_auc_score`` on the collected rows.
 * Every contender is called once untimed (its result is the value checked), then
   ``--repeats`` rounds run round-robin. Min and median wall times; ``x med`` is the
   contender's median / sqlauc's median (above 1: sqlauc is faster). AUC differences are
   reported against Spark ML's exact value (they agree when |diff| < 1e-9).
+* Memory: ``task MB`` is the largest peak execution memory (Spark's memory for sorts,
+  aggregations and window buffers) of any one task the untimed call ran, read from the
+  session's status REST API. One task is one partition on one core, so a step that gathers
+  every distinct score into one partition shows up here; on a cluster that task must fit in
+  one executor. JVM heap outside execution memory (cached data, the driver) is not counted.
 * Spark settings: ``--master`` (default ``local[2]``), ``spark.driver.memory`` from
   ``--driver-memory`` (default 6g: in local mode the driver JVM holds the cache and runs every
   task; 1e7 rows cache in ~0.3 GB, and Spark ML's exact evaluator keeps one row per distinct
@@ -39,17 +45,20 @@ What is measured
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 TOL = 1e-9
+MB = 1024 * 1024
 
 
 def load_sqlauc() -> Any:
@@ -69,7 +78,8 @@ def spark_session(args: argparse.Namespace) -> Any:
         SparkSession.builder.master(args.master)
         .appName("sqlauc-bench")
         .config("spark.driver.memory", args.driver_memory)
-        .config("spark.ui.enabled", "false")
+        .config("spark.ui.enabled", "true")  # its REST API reports task memory
+        .config("spark.ui.port", "0")
         .config("spark.ui.showConsoleProgress", "false")
     )
     if args.shuffle_partitions:
@@ -98,12 +108,50 @@ def make_data(spark: Any, rows: int, seed: int, *, groups: bool) -> Any:
     return frame
 
 
+class StageMemory:
+    """Spark's execution memory (sorts, aggregations, window buffers) of the stages a call ran.
+
+    Read from the status REST API of the session's UI: the stages completed since ``start()``,
+    and for each the largest ``peakExecutionMemory`` of one task (``taskSummary`` at quantile
+    1.0). A task is one partition on one core: a step that moves everything into one partition
+    shows up as one large task.
+    """
+
+    def __init__(self, spark: Any) -> None:
+        context = spark.sparkContext
+        self.base = f"{context.uiWebUrl}/api/v1/applications/{context.applicationId}"
+        self.seen: set[tuple[int, int]] = set()
+
+    def _get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=30) as response:
+            return json.load(response)
+
+    def _stages(self) -> list[dict[str, Any]]:
+        return list(self._get("/stages?status=complete"))
+
+    def start(self) -> None:
+        self.seen = {(s["stageId"], s["attemptId"]) for s in self._stages()}
+
+    def max_task_mb(self) -> float:
+        """Largest peak execution memory of one task in the stages completed since start()."""
+        time.sleep(0.5)  # the listener behind the REST API is asynchronous
+        new = [s for s in self._stages() if (s["stageId"], s["attemptId"]) not in self.seen]
+        peak = 0.0
+        for stage in new:
+            summary = self._get(
+                f"/stages/{stage['stageId']}/{stage['attemptId']}/taskSummary?quantiles=1.0"
+            )
+            peak = max(peak, *summary.get("peakExecutionMemory", [0.0]))
+        return peak / MB
+
+
 @dataclass
 class Result:
     name: str
     value: float
     check: str
     times: list[float] = field(default_factory=list)
+    task_mb: float = float("nan")
 
     @property
     def tmin(self) -> float:
@@ -114,8 +162,14 @@ class Result:
         return statistics.median(self.times)
 
 
-def timed(runners: dict[str, Callable[[], float]], repeats: int) -> dict[str, Result]:
-    results = {name: Result(name, run(), "") for name, run in runners.items()}  # warm-up
+def timed(
+    runners: dict[str, Callable[[], float]], repeats: int, memory: StageMemory
+) -> dict[str, Result]:
+    results = {}
+    for name, run in runners.items():  # warm-up: the value checked and the memory read
+        memory.start()
+        results[name] = Result(name, run(), "")
+        results[name].task_mb = memory.max_task_mb()
     names = list(runners)
     for round_ in range(repeats):
         order = names[round_ % len(names) :] + names[: round_ % len(names)]
@@ -128,11 +182,14 @@ def timed(runners: dict[str, Callable[[], float]], repeats: int) -> dict[str, Re
 
 def print_table(title: str, results: dict[str, Result], base: str) -> None:
     print(f"\n{title}")
-    print(f"{'contender':58s} {'min s':>8s} {'med s':>8s} {'x med':>7s}  value / check")
+    print(
+        f"{'contender':58s} {'min s':>8s} {'med s':>8s} {'x med':>7s} {'task MB':>8s}"
+        "  value / check"
+    )
     ref = results[base].tmed
     for r in results.values():
         print(
-            f"{r.name:58s} {r.tmin:8.2f} {r.tmed:8.2f} {r.tmed / ref:7.2f}  "
+            f"{r.name:58s} {r.tmin:8.2f} {r.tmed:8.2f} {r.tmed / ref:7.2f} {r.task_mb:8.1f}  "
             f"{r.value:.15f} {r.check}"
         )
 
@@ -161,7 +218,7 @@ def bench_auc(spark: Any, sqlauc: Any, frame: Any, kind: str, repeats: int) -> d
         exact_name: ml(0),
         "Spark ML numBins=1000 (default; approximate)": ml(1000),
     }
-    results = timed(runners, repeats)
+    results = timed(runners, repeats, StageMemory(spark))
     exact = results[exact_name].value
     for r in results.values():
         diff = r.value - exact
@@ -178,13 +235,17 @@ def bench_gauc(spark: Any, sqlauc: Any, frame: Any, repeats: int) -> dict[str, R
     view = "sqlauc_bench_events"
     frame.createOrReplaceTempView(view)
     call = {"group": "user_id", "label": "label", "score": "score"}
+    picked = "rank" if "CUME_DIST()" in sqlauc.sql("gauc", view, con=spark, **call) else "grouped"
     runners: dict[str, Callable[[], float]] = {
-        "sqlauc.gauc (auto = grouped, windows per group)": lambda: (
+        f"sqlauc.gauc (auto: sampled, picks {picked})": lambda: (
             sqlauc.gauc(spark, view, **call).gauc
         ),
         "sqlauc.gauc method='rank'": lambda: sqlauc.gauc(spark, view, method="rank", **call).gauc,
+        "sqlauc.gauc method='grouped'": lambda: (
+            sqlauc.gauc(spark, view, method="grouped", **call).gauc
+        ),
     }
-    results = timed(runners, repeats)
+    results = timed(runners, repeats, StageMemory(spark))
     # the check: the groups with user_id % 1000 = 0, through where= and through pandas
     where = "user_id % 1000 = 0"
     sub = sqlauc.gauc(spark, view, where=where, **call)
@@ -249,11 +310,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
         if "gauc" in tasks:
             results = bench_gauc(spark, sqlauc, frame, args.repeats)
-            print_table(
-                f"GAUC, {rows:,} rows, {rows // 10:,} users",
-                results,
-                "sqlauc.gauc (auto = grouped, windows per group)",
-            )
+            print_table(f"GAUC, {rows:,} rows, {rows // 10:,} users", results, next(iter(results)))
         frame.unpersist()
     print(f"\nload {os.getloadavg()[0]:.2f}")
     spark.stop()
