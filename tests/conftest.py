@@ -14,6 +14,17 @@ from backends import BACKENDS, ENGINES, SparkBackend, unavailable
 from datagen import load, make_data
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (``CI=true``) a skipped test is a failed one: every promise is run, and a known
+    gap is a strict xfail (which stays an xfail)."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") == "true" and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, which runs everything: {report.longrepr}"
+
+
 @pytest.fixture
 def con():
     """A fresh in-memory DuckDB connection (closed after the test)."""
