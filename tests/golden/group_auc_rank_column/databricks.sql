@@ -14,17 +14,13 @@ WITH sqlauc_input AS (
     score,
     gw,
     used_label,
-    RANK() OVER (PARTITION BY grp ORDER BY sort_last NULLS LAST, score NULLS LAST) AS rank_low,
-    CUME_DIST() OVER (PARTITION BY grp ORDER BY sort_last NULLS LAST, score NULLS LAST) AS share_le
+    RANK() OVER (PARTITION BY grp ORDER BY used_score NULLS LAST) AS rank_low,
+    CUME_DIST() OVER (PARTITION BY grp ORDER BY used_score NULLS LAST) AS share_le
   FROM (
     SELECT
       *,
       CASE WHEN NOT score IS NULL AND NOT grp IS NULL THEN CAST(label AS BIGINT) END AS used_label,
-      CASE
-        WHEN NOT score IS NULL AND NOT grp IS NULL AND NOT label IS NULL
-        THEN 0
-        ELSE 1
-      END AS sort_last
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
     FROM sqlauc_input
   ) AS usable
 ), per_group AS (
