@@ -286,19 +286,21 @@ def test_gauc_single_used_group_rows_share(con):
     assert result.positives_share == pytest.approx(1 / 3)
 
 
-def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
-    rng = np.random.default_rng(77)
+def large_grouped(con, seed, groups, score):
+    """20k rows over ``groups`` groups, loaded as table ``big``; ``score(rng, y)`` makes the
+    scores from the boolean labels. Returns the frame with its boolean ``y``."""
+    rng = np.random.default_rng(seed)
     n = 20_000
     y = rng.random(n) < 0.3
     frame = pd.DataFrame(
-        {
-            "g": rng.integers(0, 40, size=n),
-            "label": y.astype(int),
-            "score": rng.normal(size=n) + 0.5 * y,
-            "y": y,
-        }
+        {"g": rng.integers(0, groups, size=n), "label": y.astype(int), "score": score(rng, y)}
     )
-    load(con, "big", frame.drop(columns="y"))
+    load(con, "big", frame)
+    return frame.assign(y=y)
+
+
+def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
+    frame = large_grouped(con, 77, 40, lambda rng, y: rng.normal(size=len(y)) + 0.5 * y)
     assert "CUME_DIST" in sqlauc.sql("gauc", "big", con=con, group="g").upper()
     for group_weight in ("impressions", "clicks"):
         ref = reference_for(frame, None, group_weight)
@@ -317,18 +319,7 @@ def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
     ],
 )
 def test_auto_on_rounded_scores_picks_by_group_size(con, groups, formulation):
-    rng = np.random.default_rng(78)
-    n = 20_000
-    y = rng.random(n) < 0.3
-    frame = pd.DataFrame(
-        {
-            "g": rng.integers(0, groups, size=n),
-            "label": y.astype(int),
-            "score": np.round(rng.random(size=n) + 0.3 * y, 3),
-            "y": y,
-        }
-    )
-    load(con, "big", frame.drop(columns="y"))
+    frame = large_grouped(con, 78, groups, lambda rng, y: np.round(rng.random(len(y)) + 0.3 * y, 3))
     query = sqlauc.sql("gauc", "big", con=con, group="g").upper()
     assert ("CUME_DIST" in query) == (formulation == "rank")
     ref = reference_for(frame, None, "impressions")
