@@ -357,3 +357,51 @@ def test_call_on_idle_connection_leaves_it_idle(caller, call):
         assert value == pytest.approx(_expected_auc(ROWS), abs=1e-12)
     assert caller.status() == before
     assert caller.execute(f"SELECT COUNT(*) FROM {caller.table}") == [(len(ROWS),)]
+
+
+class AutocommitCaller(DBAPICaller):
+    """psycopg / PyMySQL in autocommit mode, where the caller opens a transaction explicitly
+    (psycopg's ``with con.transaction():``, PyMySQL's ``con.begin()``)."""
+
+    def open(self) -> None:
+        Caller.open(self)
+        if self.dialect == "postgres":
+            import psycopg
+
+            self.con = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5)
+        else:
+            import pymysql
+
+            self.con = pymysql.connect(autocommit=True, **_mysql_params())
+
+
+@pytest.mark.parametrize("call", ["missing_table", "runtime", "ok"])
+@pytest.mark.parametrize("dialect", ["postgres", "mysql"])
+def test_explicit_transaction_on_autocommit_connection(dialect, call, tmp_path):
+    caller = AutocommitCaller(dialect, f"sqlauc_txn_{os.getpid()}_{next(_UNIQUE)}", "")
+    try:
+        try:
+            caller.open()
+        except Exception as err:
+            unavailable(dialect, err)
+        t = caller.table
+        assert caller.status() in IDLE
+        if dialect == "postgres":
+            with caller.con.transaction():
+                caller.execute(f"INSERT INTO {t} VALUES {NEW_ROW!r}")
+                _call(caller, call)
+                assert caller.status() == "INTRANS"
+                assert caller.execute(f"SELECT COUNT(*) FROM {t}") == [(len(ROWS) + 1,)]
+                assert caller.committed_rows() == len(ROWS)
+        else:
+            caller.con.begin()
+            caller.execute(f"INSERT INTO {t} VALUES {NEW_ROW!r}")
+            _call(caller, call)
+            assert caller.status() == 1
+            assert caller.execute(f"SELECT COUNT(*) FROM {t}") == [(len(ROWS) + 1,)]
+            assert caller.committed_rows() == len(ROWS)
+            caller.commit()
+        assert caller.status() in IDLE
+        assert caller.committed_rows() == len(ROWS) + 1
+    finally:
+        caller.close()
