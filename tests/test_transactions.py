@@ -136,6 +136,7 @@ class Caller:
     # -- what the tests use -----------------------------------------------------------------
     def begin(self) -> None:
         """Open a transaction (the drivers here open one implicitly before an INSERT)."""
+
     def execute(self, sql: str) -> list[tuple[Any, ...]]:
         """Run ``sql`` on the caller's connection (inside its transaction, if one is open)."""
         cursor = self.con.cursor()
