@@ -17,6 +17,7 @@ fails its tests instead of skipping them.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -159,10 +160,17 @@ class Backend:
     def create(self, frame: pd.DataFrame, name: str | None = None) -> Any:
         """Create a table holding ``frame``; return the reference to pass to sqlauc."""
         name = name or f"sqlauc_t{os.getpid()}_{next(_UNIQUE)}"
-        self.drop(name)  # a table left behind by an interrupted run
-        for statement in self.create_statements(name, frame):
-            self.execute(statement)
+        # registered before anything can fail: a CREATE that succeeds and an INSERT that
+        # fails (MariaDB refuses NaN) must still leave a table that close() drops
         self.created.append(name)
+        self.drop(name)  # a table left behind by an interrupted run
+        try:
+            for statement in self.create_statements(name, frame):
+                self.execute(statement)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.drop(name)
+            raise
         return self.reference(name)
 
     def execute(self, sql: str) -> list[tuple[Any, ...]]:

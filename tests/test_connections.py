@@ -3,6 +3,7 @@ and the promise that the caller's connection is left as it was found."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pandas as pd
@@ -229,3 +230,23 @@ def test_spark_connect_session(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert float(done.stdout.strip().splitlines()[-1]) == pytest.approx(EXPECTED, abs=1e-12)
+
+
+def test_a_test_table_whose_insert_fails_is_not_left_behind():
+    """The suite's own hygiene: MariaDB cannot store NaN, so the INSERT after a successful
+    CREATE TABLE fails; the table is dropped at once and is registered for the session's
+    cleanup before anything can fail (it used to stay in the ``test`` database)."""
+    from backends import NAN, MySQLBackend
+
+    try:
+        backend = MySQLBackend()
+    except Exception as err:
+        unavailable("MariaDB", err)
+    name = f"sqlauc_t{os.getpid()}_insert_fails"
+    try:
+        with pytest.raises(Exception):  # noqa: B017 - the driver's own error class
+            backend.create(pd.DataFrame({"score": pd.Series([NAN], dtype=object)}), name=name)
+        assert name in backend.created
+        assert backend.execute(f"SHOW TABLES LIKE '{name}'") == []
+    finally:
+        backend.close()

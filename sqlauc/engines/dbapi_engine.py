@@ -7,14 +7,23 @@ where the driver gives one (chdb, clickhouse_connect), else the driver family's 
 checks (the query still validates its input).
 
 Every query runs on a cursor of its own that is drained and closed. The caller's connection is
-never closed, committed or reconfigured; when the driver reports that sqlauc's SELECT opened a
-transaction on a connection that had none (psycopg, psycopg2, PyMySQL, mysql.connector), that
-read-only transaction is rolled back so the connection is left as it was found.
+never closed, committed or reconfigured. Where the driver tells whether a transaction is open
+(psycopg, psycopg2, sqlite3; PyMySQL, MySQLdb, mysql.connector, mariadb by asking MariaDB's
+``@@in_transaction``):
+
+- inside the caller's transaction, each query runs under a savepoint (:data:`SAVEPOINT`),
+  released on success and rolled back to on error: a failed query never leaves the caller's
+  transaction aborted, and its uncommitted work stays (and is what sqlauc reads);
+- on a connection with no transaction, the read-only transaction that sqlauc's SELECT opened
+  is rolled back, so the connection is left as it was found.
+
+Other drivers are used as they are (no savepoint, no rollback).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from sqlglot import exp
@@ -100,26 +109,30 @@ def is_dbapi_connection(con: object) -> bool:
     return callable(getattr(con, "cursor", None))
 
 
-# -- transaction hygiene: "was the connection idle before we ran?" per driver family --------
+# -- transaction hygiene: "is the caller inside a transaction?" per driver family ----------
+#
+# A probe answers True (a usable transaction is open), False (idle: no transaction) or None
+# (unknown, or the transaction already failed): sqlauc then touches nothing.
+
+#: The savepoint sqlauc sets inside a caller's transaction (a constant, never user text).
+SAVEPOINT = "sqlauc_savepoint"
 
 
-def _psycopg_idle(con: Any) -> bool | None:
+def _psycopg_in_transaction(con: Any) -> bool | None:
+    """libpq's status (psycopg 3 ``info.transaction_status``, psycopg2
+    ``get_transaction_status()``): IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4."""
     info = getattr(con, "info", None)
     status = getattr(info, "transaction_status", None)
-    if status is not None:  # psycopg 3: TransactionStatus.IDLE == 0
-        return int(status) == 0
-    getter = getattr(con, "get_transaction_status", None)  # psycopg2: STATUS_READY == 0
-    return None if getter is None else int(getter()) == 0
+    if status is None:
+        getter = getattr(con, "get_transaction_status", None)
+        status = None if getter is None else getter()
+    return None if status is None else {0: False, 2: True}.get(int(status))
 
 
-def _mysql_idle(con: Any) -> bool | None:
-    """Idle unless a transaction is open. The drivers' status flags are not updated by result
-    sets, so with autocommit off the server is asked (``@@in_transaction``, MariaDB >= 10.3;
-    unknown on MySQL, where nothing is rolled back)."""
-    get_autocommit = getattr(con, "get_autocommit", None)  # PyMySQL
-    autocommit = get_autocommit() if callable(get_autocommit) else getattr(con, "autocommit", None)
-    if autocommit is True:
-        return True
+def _mysql_in_transaction(con: Any) -> bool | None:
+    """Ask the server (``@@in_transaction``, MariaDB >= 10.3): the drivers' status flags are
+    not updated by result sets, and ``BEGIN`` opens a transaction under autocommit too. Unknown
+    on MySQL, where a failed statement leaves the transaction usable anyway."""
     try:
         cursor = con.cursor()
         try:
@@ -129,14 +142,22 @@ def _mysql_idle(con: Any) -> bool | None:
             cursor.close()
     except Exception:
         return None
-    return None if row is None else not int(row[0])
+    return None if row is None else bool(int(row[0]))
 
 
-_IDLE_PROBES: dict[str, Callable[[Any], bool | None]] = {
-    "psycopg": _psycopg_idle,
-    "psycopg2": _psycopg_idle,
-    "pymysql": _mysql_idle,
-    "mysql": _mysql_idle,
+def _sqlite_in_transaction(con: Any) -> bool | None:
+    flag = getattr(con, "in_transaction", None)
+    return flag if isinstance(flag, bool) else None
+
+
+_TRANSACTION_PROBES: dict[str, Callable[[Any], bool | None]] = {
+    "psycopg": _psycopg_in_transaction,
+    "psycopg2": _psycopg_in_transaction,
+    "pymysql": _mysql_in_transaction,
+    "MySQLdb": _mysql_in_transaction,
+    "mysql": _mysql_in_transaction,
+    "mariadb": _mysql_in_transaction,
+    "sqlite3": _sqlite_in_transaction,
 }
 
 
@@ -146,29 +167,63 @@ class DBAPIEngine(Engine):
     def __init__(self, con: Any, dialect: str, *, owner: str | None = None) -> None:
         self.con = con
         self.dialect = dialect
-        self._idle_probe = _IDLE_PROBES.get(owner or driver_module(con))
+        self._in_transaction = _TRANSACTION_PROBES.get(owner or driver_module(con))
 
-    def _execute(self, sql: str) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
-        idle_before = self._idle_probe(self.con) if self._idle_probe else None
+    def _run_statement(self, sql: str) -> None:
         cursor = self.con.cursor()
         try:
-            cursor.execute(sql)  # one argument: no driver parameter formatting ('%')
-            description = [
-                (str(d[0]), _type_name(d[1], self.dialect)) for d in cursor.description or []
-            ]
-            rows = [tuple(row) for row in cursor.fetchall()]
-        except Exception:
-            self._restore(idle_before)
-            raise
+            cursor.execute(sql)
         finally:
             cursor.close()
-        self._restore(idle_before)
-        return rows, description
 
-    def _restore(self, idle_before: bool | None) -> None:
-        """Roll back the read-only transaction our SELECT opened (only if we opened it)."""
-        if idle_before and self._idle_probe is not None and self._idle_probe(self.con) is False:
+    @contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Run one query without changing the caller's transaction.
+
+        Inside the caller's open transaction, the query runs under :data:`SAVEPOINT`: released
+        on success, rolled back to (then released) on any error, so a failed query does not
+        leave the transaction aborted (PostgreSQL) and the caller's uncommitted work stays.
+        On an idle connection, the read-only transaction the query opened is rolled back.
+        """
+        before = self._in_transaction(self.con) if self._in_transaction else None
+        if before:
+            self._run_statement(f"SAVEPOINT {SAVEPOINT}")
+            try:
+                yield
+            except BaseException:
+                with suppress(Exception):  # the query's own error is the one to report
+                    self._run_statement(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
+                    self._run_statement(f"RELEASE SAVEPOINT {SAVEPOINT}")
+                raise
+            self._run_statement(f"RELEASE SAVEPOINT {SAVEPOINT}")
+            return
+        try:
+            yield
+        except BaseException:
+            if before is False:
+                with suppress(Exception):  # the query's own error is the one to report
+                    self._end_own_transaction()
+            raise
+        if before is False:
+            self._end_own_transaction()
+
+    def _end_own_transaction(self) -> None:
+        """Roll back the read-only transaction our SELECT opened on an idle connection."""
+        if self._in_transaction is not None and self._in_transaction(self.con) is not False:
             self.con.rollback()
+
+    def _execute(self, sql: str) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
+        with self._guarded():
+            cursor = self.con.cursor()
+            try:
+                cursor.execute(sql)  # one argument: no driver parameter formatting ('%')
+                description = [
+                    (str(d[0]), _type_name(d[1], self.dialect)) for d in cursor.description or []
+                ]
+                rows = [tuple(row) for row in cursor.fetchall()]
+            finally:
+                cursor.close()
+        return rows, description
 
     def columns(self, source: Source) -> list[tuple[str, str]]:
         probe = exp.select("*").from_(source.relation.copy()).limit(0)

@@ -79,7 +79,10 @@ class DuckDBEngine(Engine):
             rel = self._relation(source)
             return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
         probe = exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=self.dialect)
-        names, kinds, _ = self._run(probe, source)
+        try:
+            names, kinds, _ = self._run(probe, source)
+        except duckdb.BinderException as err:  # a Query naming a column that does not exist
+            raise NotFoundError(f"cannot read {source.description}: {err}") from None
         return list(zip(names, kinds, strict=True))
 
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:

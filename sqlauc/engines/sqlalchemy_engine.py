@@ -3,7 +3,10 @@ the underlying DB-API connection (no ``text()`` parsing, so ``:x`` and ``%`` in 
 literal).
 
 An ``Engine`` lends sqlauc one pooled connection for the call, returned to the pool after; a
-``Connection`` is used as it is and left open.
+``Connection`` is used as it is and left open. Transactions are those of the DB-API
+connection underneath (see :mod:`sqlauc.engines.dbapi_engine`): inside a transaction the
+Connection has begun and used, sqlauc's queries run under a savepoint, so a failed call
+leaves that transaction usable.
 """
 
 from __future__ import annotations
