@@ -63,6 +63,23 @@ def _rows_read(plan: Plan, engine: Engine) -> int:
     return int(rows[0][0] or 0)
 
 
+def _untyped_hint(plan: Plan, seen: list[Any]) -> str:
+    """Booleans stored as 0/1 where the engine does not say the column type (SQLite)."""
+    pos_label = plan.options.pos_label
+    if (
+        plan.label_kind == "unknown"
+        and isinstance(pos_label, str)
+        and pos_label.strip().lower() in ("true", "false")
+        and set(seen) <= {0, 1}
+    ):
+        number = int(pos_label.strip().lower() == "true")
+        return (
+            f" (the engine does not tell the column's type and the labels are 0/1, so "
+            f"{pos_label!r} is read as text: for booleans stored as 0/1 use pos_label={number})"
+        )
+    return ""
+
+
 def _format_labels(values: list[Any]) -> str:
     shown = values[:LABELS_LISTED]
     more = ", ..." if len(values) > LABELS_LISTED else ""
@@ -115,6 +132,7 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
         raise DataError(
             f"pos_label={options.pos_label!r} is not among the labels seen in column "
             f"{roles.label!r}: {_format_labels(seen)}; pass pos_label= one of them"
+            + _untyped_hint(plan, seen)
         )
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
     if diag.positives == 0 and negatives:
@@ -130,6 +148,7 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
             raise DataError(
                 f"pos_label={options.pos_label!r} is not among the labels seen in column "
                 f"{roles.label!r}: {_format_labels(negatives)}; pass pos_label= one of them"
+                + _untyped_hint(plan, negatives)
             )
     usable = diag.n_rows - diag.n_excluded
     if usable == 0:

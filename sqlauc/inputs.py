@@ -61,7 +61,8 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
 
     A string ``pos_label`` (what the command line passes) is read by the column's kind:
     ``true``/``false`` (any case) or ``1``/``0`` for a boolean column, a number for a numeric
-    one (``"01"`` is 1), the exact text for a string column; when the kind is unknown (SQLite,
+    one (``"01"`` is 1; ``true``/``false`` are 1/0, MySQL's booleans), the exact text for a
+    string column; when the kind is unknown (SQLite,
     or no connection) a canonical integer (``"1"``, ``"-1"``) is a number, which SQLite also
     matches against text labels (``'1'``), and any other text is a string.
     """
@@ -72,8 +73,9 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
             return exp.Boolean(this=True)
         if pos_label in (False, 0) and not isinstance(pos_label, str):
             return exp.Boolean(this=False)
-        if isinstance(pos_label, str) and pos_label.strip().lower() in ("true", "false", "1", "0"):
-            return exp.Boolean(this=pos_label.strip().lower() in ("true", "1"))
+        text = pos_label.strip().lower() if isinstance(pos_label, str) else None
+        if text in ("true", "false", "1", "0"):
+            return exp.Boolean(this=text in ("true", "1"))
         raise DataError(
             f"pos_label={pos_label!r} cannot match the boolean label column {label_name!r}; "
             "use pos_label=True or False"
@@ -86,6 +88,8 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
             return exp.Literal.number(int(pos_label))
         if isinstance(pos_label, (int, float)):
             return exp.Literal.number(pos_label)
+        if pos_label.strip().lower() in ("true", "false"):  # MySQL's BOOLEAN is TINYINT(1)
+            return exp.Literal.number(int(pos_label.strip().lower() == "true"))
         try:
             value = float(pos_label)
         except ValueError:
