@@ -8,10 +8,12 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
     sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
+    sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
     sqlauc demo [--rows N] [--seed S] [--out DIR]
 
 SOURCE is a Parquet/CSV file or glob, evaluated on an embedded DuckDB; or ``--db URL --table
-NAME`` with a SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
+NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB) with a
+SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
 ``sqlite:///file.db``, ``snowflake://...``, ``bigquery://...``; ``duckdb:///file.db`` opens the
 DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model.
 
@@ -337,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
         epilog=(
             "SOURCE is a Parquet/CSV file or glob (embedded DuckDB), or --db URL --table NAME "
-            "(a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file read-only). Exit status: "
+            "or --query SELECT (a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file "
+            "read-only). Exit status: "
             "0 ok, 1 data or database error, 2 bad usage. SQLAUC_DEBUG=1 shows tracebacks."
         ),
     )
