@@ -6,6 +6,7 @@ default.
 """
 
 from sqlauc.curves import average_precision, precision_recall_curve
+from sqlauc.dbt import DbtRelation, ref, source
 from sqlauc.errors import (
     DataError,
     ExcludedRowsWarning,
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DataError",
+    "DbtRelation",
     "Diagnostics",
     "ExcludedRowsWarning",
     "GAUCResult",
@@ -39,6 +41,8 @@ __all__ = [
     "plot_pr",
     "plot_roc",
     "precision_recall_curve",
+    "ref",
     "roc_curve",
+    "source",
     "sql",
 ]

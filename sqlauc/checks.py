@@ -1,7 +1,7 @@
 """Turn the diagnostics a metric query returned into errors and warnings (one style).
 
-Order: empty input -> NaN/inf scores -> bad weights -> more than two label values ->
-pos_label not among the labels -> (warnings) excluded NULL rows, a single class.
+Order: empty input (or every weight 0) -> NaN/inf scores -> bad weights -> more than two label
+values -> pos_label not among the labels -> (warnings) excluded NULL rows, a single class.
 """
 
 from __future__ import annotations
@@ -55,6 +55,31 @@ def _labels_seen(plan: Plan, engine: Engine) -> list[Any]:
     return [r[0] for r in rows]
 
 
+def _rows_read(plan: Plan, engine: Engine) -> int:
+    """Count the rows before zero-weight rows are dropped (error path only: a second query)."""
+    relation = plan.input_relation({"weight"})
+    counting = exp.select(exp.Count(this=exp.Star()).as_("n")).from_(relation.subquery("weighted"))
+    rows = engine.fetch(render.to_sql(counting, engine.dialect, pretty=False), plan.source)
+    return int(rows[0][0] or 0)
+
+
+def _untyped_hint(plan: Plan, seen: list[Any]) -> str:
+    """Booleans stored as 0/1 where the engine does not say the column type (SQLite)."""
+    pos_label = plan.options.pos_label
+    if (
+        plan.label_kind == "unknown"
+        and isinstance(pos_label, str)
+        and pos_label.strip().lower() in ("true", "false")
+        and set(seen) <= {0, 1}
+    ):
+        number = int(pos_label.strip().lower() == "true")
+        return (
+            f" (the engine does not tell the column's type and the labels are 0/1, so "
+            f"{pos_label!r} is read as text: for booleans stored as 0/1 use pos_label={number})"
+        )
+    return ""
+
+
 def _format_labels(values: list[Any]) -> str:
     shown = values[:LABELS_LISTED]
     more = ", ..." if len(values) > LABELS_LISTED else ""
@@ -71,6 +96,12 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
     source = plan.source.description
     filtered = f" matching where={options.where!r}" if options.where else ""
     if diag.n_rows == 0:
+        rows = _rows_read(plan, engine) if roles.weight is not None else 0
+        if rows:
+            raise DataError(
+                f"every weight is 0 in weight column {roles.weight!r} ({rows} row(s) of "
+                f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
+            )
         raise DataError(f"{source} has no rows{filtered}: {what} needs data")
     if diag.n_nonfinite_score:
         raise DataError(
@@ -101,12 +132,13 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
         raise DataError(
             f"pos_label={options.pos_label!r} is not among the labels seen in column "
             f"{roles.label!r}: {_format_labels(seen)}; pass pos_label= one of them"
+            + _untyped_hint(plan, seen)
         )
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
     if diag.positives == 0 and negatives:
         pos_value: Any = options.pos_label
-        if plan.label_kind == "number" and isinstance(pos_value, str):
-            pos_value = float(pos_value)
+        if isinstance(plan.positive, exp.Literal) and plan.positive.is_number:
+            pos_value = float(plan.positive.this)  # a string pos_label read as a number
         standard = plan.label_kind in ("number", "unknown") and any(
             set(negatives) | {pos_value} <= allowed for allowed in _STANDARD_ENCODINGS
         )
@@ -116,6 +148,7 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
             raise DataError(
                 f"pos_label={options.pos_label!r} is not among the labels seen in column "
                 f"{roles.label!r}: {_format_labels(negatives)}; pass pos_label= one of them"
+                + _untyped_hint(plan, negatives)
             )
     usable = diag.n_rows - diag.n_excluded
     if usable == 0:

@@ -8,10 +8,12 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
     sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
+    sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
     sqlauc demo [--rows N] [--seed S] [--out DIR]
 
 SOURCE is a Parquet/CSV file or glob, evaluated on an embedded DuckDB; or ``--db URL --table
-NAME`` with a SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
+NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB) with a
+SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
 ``sqlite:///file.db``, ``snowflake://...``, ``bigquery://...``; ``duckdb:///file.db`` opens the
 DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model.
 
@@ -128,7 +130,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _pos_label(text: str) -> int | float | bool | str:
-    """``--pos-label``: an integer, a float, true/false, or else a string label."""
+    """``sqlauc sql --pos-label`` (no connection, so no column type): an integer, a float,
+    true/false, or else a string label."""
     if re.fullmatch(r"[+-]?\d+", text):
         return int(text)
     if text.lower() in ("true", "false"):
@@ -159,7 +162,13 @@ def _positive_int(text: str) -> int:
 
 
 def _column_options(parser: argparse.ArgumentParser, *, several_scores: bool) -> None:
-    """The options naming columns and filtering rows, shared by every metric command."""
+    """The options naming columns and filtering rows, shared by every metric command.
+
+    ``--pos-label`` is kept as text for the metric commands: sqlauc reads it by the label
+    column's type (``true`` for a boolean column, ``01`` = 1 for a numeric one, the exact text
+    for a string one). ``sqlauc sql`` (``several_scores=False``) has no column type to go by and
+    reads a number or true/false as such.
+    """
     parser.add_argument("--label", default="label", help="label column (default: label)")
     if several_scores:
         parser.add_argument(
@@ -173,10 +182,15 @@ def _column_options(parser: argparse.ArgumentParser, *, several_scores: bool) ->
     parser.add_argument("--weight", metavar="COLUMN", help="sample-weight column")
     parser.add_argument(
         "--pos-label",
-        type=_pos_label,
+        type=str if several_scores else _pos_label,
         default=1,
         metavar="VALUE",
-        help="the positive label (default: 1; true/false, numbers, or a string)",
+        help=(
+            "the positive label (default: 1), read by the label column's type: true/false, "
+            "a number, or a string"
+            if several_scores
+            else "the positive label (default: 1; a number, true/false, or else a string)"
+        ),
     )
     parser.add_argument(
         "--where",
@@ -191,7 +205,16 @@ def _source_parent() -> argparse.ArgumentParser:
         "source", nargs="?", metavar="SOURCE", help="a Parquet/CSV file or glob (DuckDB)"
     )
     parent.add_argument("--db", metavar="URL", help="a SQLAlchemy database URL (instead of SOURCE)")
-    parent.add_argument("--table", metavar="NAME", help="with --db: the table or view name")
+    relation = parent.add_mutually_exclusive_group()
+    relation.add_argument("--table", metavar="NAME", help="with --db: the table or view name")
+    relation.add_argument(
+        "--query",
+        metavar="SELECT",
+        help=(
+            "a read-only SELECT to evaluate (sqlauc.Query), in the database's dialect: with "
+            "--db URL, or alone on an embedded DuckDB"
+        ),
+    )
     _column_options(parent, several_scores=True)
     parent.add_argument(
         "--format",
@@ -272,7 +295,18 @@ def _add_sql_command(commands: Any) -> None:
     )
     sql.add_argument("metric", choices=sorted(_SQL_METRICS), metavar="METRIC",
                      help="auc, roc (= roc_curve), gauc or group_auc")  # fmt: skip
-    sql.add_argument("--table", required=True, metavar="NAME", help="table or view name")
+    relation = sql.add_mutually_exclusive_group(required=True)
+    relation.add_argument("--table", metavar="NAME", help="table or view name")
+    relation.add_argument(
+        "--dbt-ref",
+        metavar="MODEL",
+        help="read the dbt model MODEL: the query reads {{ ref('MODEL') }} (for a dbt model)",
+    )
+    relation.add_argument(
+        "--dbt-source",
+        metavar="SOURCE.TABLE",
+        help="read the dbt source SOURCE.TABLE: {{ source('SOURCE', 'TABLE') }}",
+    )
     sql.add_argument("--dialect", default="duckdb", help="a sqlglot dialect (default: duckdb)")
     _column_options(sql, several_scores=False)
     sql.add_argument("--group", metavar="COLUMN", help="the group column (gauc, group_auc)")
@@ -305,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
         epilog=(
             "SOURCE is a Parquet/CSV file or glob (embedded DuckDB), or --db URL --table NAME "
-            "(a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file read-only). Exit status: "
+            "or --query SELECT (a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file "
+            "read-only). Exit status: "
             "0 ok, 1 data or database error, 2 bad usage. SQLAUC_DEBUG=1 shows tracebacks."
         ),
     )
@@ -433,18 +468,19 @@ def _open_sqlalchemy_url(url: str) -> tuple[Any, Callable[[], None]]:
 @contextlib.contextmanager
 def open_target(args: argparse.Namespace) -> Iterator[Target]:
     """The connection and table a metric command runs on (closed or disposed after)."""
-    if args.db is None and args.source is None:
-        raise UsageError("give a SOURCE file, or --db URL --table NAME")
-    if args.db is not None and args.source is not None:
-        raise UsageError("give either a SOURCE file or --db URL, not both")
+    query = getattr(args, "query", None)
+    if args.db is None and args.source is None and query is None:
+        raise UsageError("give a SOURCE file, or --db URL --table NAME (or --query SELECT)")
+    if args.source is not None and (args.db is not None or query is not None):
+        raise UsageError("give either a SOURCE file or --db URL / --query, not both")
     if args.db is None and args.table is not None:
         raise UsageError("--table goes with --db URL; a SOURCE file is given as is")
-    if args.db is not None and not args.table:
-        raise UsageError("--db needs --table NAME")
+    if args.db is not None and not args.table and query is None:
+        raise UsageError("--db needs --table NAME or --query SELECT")
     if args.db is None:
         con = _file_connection()
         try:
-            yield Target(con, Path(args.source))
+            yield Target(con, Path(args.source) if query is None else sqlauc.Query(query))
         finally:
             con.close()
         return
@@ -452,7 +488,7 @@ def open_target(args: argparse.Namespace) -> Iterator[Target]:
     opener = _open_duckdb_url if url.startswith("duckdb:") else _open_sqlalchemy_url
     con, close = opener(url)
     try:
-        yield Target(con, args.table)
+        yield Target(con, args.table if query is None else sqlauc.Query(query))
     finally:
         close()
 
@@ -799,9 +835,17 @@ def run_sql(args: argparse.Namespace) -> None:
     metric = _SQL_METRICS[args.metric]
     if metric in ("gauc", "group_auc") and not args.group:
         raise UsageError(f"sql {args.metric} needs --group COLUMN")
+    table: Any = args.table
+    if args.dbt_ref is not None:
+        table = sqlauc.ref(args.dbt_ref)
+    elif args.dbt_source is not None:
+        source_name, dot, table_name = args.dbt_source.partition(".")
+        if not dot:
+            raise UsageError(f"--dbt-source needs SOURCE.TABLE, got {args.dbt_source!r}")
+        table = sqlauc.source(source_name, table_name)
     text = sqlauc.sql(
         metric,
-        args.table,
+        table,
         dialect=args.dialect,
         group=args.group,
         group_weight=args.group_weight,
@@ -835,6 +879,7 @@ def run_demo(args: argparse.Namespace) -> None:
         source=str(data),
         db=None,
         table=None,
+        query=None,
         label="clicked",
         score=["p_model_a", "p_model_b"],
         weight=None,
@@ -846,15 +891,23 @@ def run_demo(args: argparse.Namespace) -> None:
     )
     with open_target(metric_args) as target:
         started = time.perf_counter()
-        auc_rows = [auc_record(target, metric_args, s) for s in _scores(metric_args)]
+        auc_rows = []
+        for score in _scores(metric_args):
+            with relay_warnings(score):
+                auc_rows.append(auc_record(target, metric_args, score))
         _demo_table("AUC per model", auc_rows, COLUMNS["auc"], started)
         started = time.perf_counter()
-        gauc_rows = [gauc_record(target, metric_args, s) for s in _scores(metric_args)]
+        gauc_rows = []
+        for score in _scores(metric_args):
+            with relay_warnings(score):
+                gauc_rows.append(gauc_record(target, metric_args, score))
         _demo_table("GAUC per model (groups: user_id)", gauc_rows, COLUMNS["gauc"], started)
-        curves = {
-            s: sqlauc.roc_curve(target.con, target.table, **_common(metric_args, s))
-            for s in _scores(metric_args)
-        }
+        curves = {}
+        for score in _scores(metric_args):
+            with relay_warnings(score):
+                curves[score] = sqlauc.roc_curve(
+                    target.con, target.table, **_common(metric_args, score)
+                )
     _demo_plot(args.out / "roc.png", curves)
     print(
         f"\nthe same from the command line:\n  sqlauc auc {data} --label clicked "

@@ -21,6 +21,7 @@ whitelisted ``where=`` filter. Only the columns a template reads are built.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -39,6 +40,9 @@ _INT = exp.DataType.build("INT")
 NO_BOOLEAN_VALUES = frozenset({"tsql", "oracle", "fabric"})
 
 PosLabel = int | float | str | bool
+#: An integer written the one way (no leading zero or sign but '-'): a number when the label
+#: column's kind is unknown.
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,15 @@ class Roles:
 
 
 def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Expr:
-    """The literal that a positive label equals, typed to match the label column."""
+    """The literal that a positive label equals, typed to match the label column.
+
+    A string ``pos_label`` (what the command line passes) is read by the column's kind:
+    ``true``/``false`` (any case) or ``1``/``0`` for a boolean column, a number for a numeric
+    one (``"01"`` is 1; ``true``/``false`` are 1/0, MySQL's booleans), the exact text for a
+    string column; when the kind is unknown (SQLite,
+    or no connection) a canonical integer (``"1"``, ``"-1"``) is a number, which SQLite also
+    matches against text labels (``'1'``), and any other text is a string.
+    """
     if isinstance(pos_label, float) and math.isnan(pos_label):
         raise DataError("pos_label must not be NaN")
     if kind == "bool":
@@ -61,17 +73,23 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
             return exp.Boolean(this=True)
         if pos_label in (False, 0) and not isinstance(pos_label, str):
             return exp.Boolean(this=False)
-        if isinstance(pos_label, str) and pos_label.strip().lower() in ("true", "false"):
-            return exp.Boolean(this=pos_label.strip().lower() == "true")
+        text = pos_label.strip().lower() if isinstance(pos_label, str) else None
+        if text in ("true", "false", "1", "0"):
+            return exp.Boolean(this=text in ("true", "1"))
         raise DataError(
             f"pos_label={pos_label!r} cannot match the boolean label column {label_name!r}; "
             "use pos_label=True or False"
         )
-    if kind == "number" or (kind == "unknown" and not isinstance(pos_label, str)):
+    canonical_integer = isinstance(pos_label, str) and _INTEGER.fullmatch(pos_label) is not None
+    if kind == "number" or (
+        kind == "unknown" and (not isinstance(pos_label, str) or canonical_integer)
+    ):
         if isinstance(pos_label, bool):
             return exp.Literal.number(int(pos_label))
         if isinstance(pos_label, (int, float)):
             return exp.Literal.number(pos_label)
+        if pos_label.strip().lower() in ("true", "false"):  # MySQL's BOOLEAN is TINYINT(1)
+            return exp.Literal.number(int(pos_label.strip().lower() == "true"))
         try:
             value = float(pos_label)
         except ValueError:

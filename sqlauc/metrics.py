@@ -14,6 +14,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from sqlauc import checks, planning
+from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.identifiers import TableName
@@ -467,8 +468,11 @@ def sql(
     ----------
     metric : {"auc", "roc_curve", "gauc", "group_auc"}
         The metric.
-    table : str, tuple of str, Query, path or DataFrame
-        As in :func:`auc`.
+    table : str, tuple of str, Query, path, DataFrame, or a dbt reference
+        As in :func:`auc`; or :func:`sqlauc.ref` / :func:`sqlauc.source` for a dbt model:
+        the query then reads ``{{ ref('preds') }}`` (Jinja written by sqlauc from validated
+        names, see :mod:`sqlauc.dbt`), for dbt to compile. A dbt reference takes
+        ``dialect=`` (the warehouse's), not ``con=``.
     con : connection, optional
         With a connection, the relation's columns are read (no rows) and names resolve to
         their exact spelling, as in the metric call; with ``method="auto"`` the formulation is
@@ -498,6 +502,12 @@ def sql(
       SELECT
         CAST(`clicked` = 1 AS INT64) AS label,
     ...
+    >>> print(sqlauc.sql("auc", sqlauc.ref("preds"), dialect="duckdb"))
+    ... # doctest: +ELLIPSIS
+    WITH sqlauc_input AS (
+    ...
+      FROM {{ ref('preds') }}
+    ...
     """
     options = planning.Options(
         metric,
@@ -511,6 +521,13 @@ def sql(
         group_weight=group_weight,
         drop_intermediate=drop_intermediate,
     )
+    if isinstance(table, DbtRelation):
+        if con is not None:
+            raise not_runnable(table)
+        target = dialect or "duckdb"
+        source = Source("table", placeholder_table(), f"dbt {table.jinja()}")
+        return substitute(planning.plan(options, source, engine=None, dialect=target).sql,
+                          table, target)  # fmt: skip
     if con is not None or not isinstance(table, (str, tuple, list, Query)):
         if con is None and dialect not in (None, "duckdb"):
             kind = resolve(table).description

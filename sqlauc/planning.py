@@ -8,6 +8,7 @@ resolve names and types -> parse the filter -> pick the formulation -> build ``s
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from sqlglot import exp
 
 from sqlauc import dialects, filters, inputs, render, templates
 from sqlauc.engines.base import Engine
-from sqlauc.errors import DataError, UnsafeInputError
+from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
 from sqlauc.sources import Source
 
@@ -152,12 +153,22 @@ def _roles(options: Options, columns: list[str] | None, relation: str) -> inputs
     label = pick(options.label, "label")
     score = pick(options.score, "score")
     assert label is not None and score is not None
+    try:
+        group_weight_column = pick(gw_column, "group_weight")
+    except NotFoundError as err:
+        # not a keyword and not a column: most often a misspelt keyword
+        close = difflib.get_close_matches(options.group_weight, GROUP_WEIGHTS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise NotFoundError(
+            f"group_weight={options.group_weight!r} is neither one of the keywords "
+            f"{', '.join(repr(k) for k in GROUP_WEIGHTS)} nor a column{hint} ({err})"
+        ) from None
     return inputs.Roles(
         label=label,
         score=score,
         weight=pick(options.weight, "weight"),
         group=pick(options.group, "group"),
-        group_weight_column=pick(gw_column, "group_weight"),
+        group_weight_column=group_weight_column,
     )
 
 

@@ -27,6 +27,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError
 
 from sqlauc import identifiers
+from sqlauc.dbt import DbtRelation, not_runnable
 from sqlauc.errors import UnsafeInputError
 
 #: The name a DataFrame is known by inside the query.
@@ -183,6 +184,8 @@ def resolve(table: object, dialect: str = "duckdb") -> Source:
     """Classify the ``table`` argument of a metric (a Query is parsed in ``dialect``)."""
     if isinstance(table, Query):
         return query_source(table, dialect)
+    if isinstance(table, DbtRelation):
+        raise not_runnable(table)
     if isinstance(table, PurePath):
         return file_source(str(table))
     if isinstance(table, str):

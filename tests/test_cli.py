@@ -562,3 +562,115 @@ def test_json_and_csv_cells():
         warnings.simplefilter("error")
         assert cli._pos_label("1") == 1 and cli._pos_label("true") is True
         assert cli._pos_label("0.5") == 0.5 and cli._pos_label("click") == "click"
+
+
+# ---------------------------------------------------------------------------------------------
+# --pos-label read by the label column's type, --query, the demo's warnings, group_weight typos
+
+
+def labelled_frame(values: tuple[object, object]) -> tuple[pd.DataFrame, np.ndarray]:
+    """120 rows whose label column holds ``values`` (positive, negative); y as 0/1."""
+    rng = np.random.default_rng(1209)
+    y = rng.random(120) < 0.4
+    y[0], y[1] = True, False
+    score = np.round(0.3 * y + rng.normal(0, 0.3, 120), 2)
+    labels = pd.Series([values[0] if v else values[1] for v in y])
+    if isinstance(values[0], bool):
+        labels = labels.astype(bool)
+    return pd.DataFrame({"label": labels, "score": score}), y.astype(int)
+
+
+POS_LABEL_CASES = [
+    (("true", "false"), "true"),
+    (("TRUE", "FALSE"), "TRUE"),
+    (("01", "00"), "01"),
+    ((True, False), "true"),
+    ((True, False), "TRUE"),
+    ((1, 0), "1"),
+    ((1, 0), "01"),
+    ((0, 1), "0"),
+]
+
+
+def auc_via_cli(capsys, *args: str) -> float:
+    status = cli.main(["auc", *args, "--format", "json"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    return as_json(out.out)[0]["auc"]
+
+
+@pytest.mark.parametrize(
+    ("values", "text"), POS_LABEL_CASES, ids=[f"{v}-{t}" for v, t in POS_LABEL_CASES]
+)
+def test_pos_label_is_read_by_the_label_column_type(tmp_path, capsys, values, text):
+    """``--pos-label true``/``TRUE``/``01`` on string, boolean and integer columns (DuckDB
+    reading Parquet) and on SQLite, whose columns have no type the driver reports."""
+    frame, y = labelled_frame(values)
+    expected = roc_auc_score(y, frame["score"])
+    frame.to_parquet(tmp_path / "labels.parquet")
+    got = auc_via_cli(capsys, str(tmp_path / "labels.parquet"), "--pos-label", text)
+    assert got == pytest.approx(expected, abs=ATOL)
+    if isinstance(values[0], bool) and text.lower() == "true":
+        return  # SQLite keeps booleans as 0/1 and 'true' is text there: tests/test_messages.py
+    with sqlite3.connect(tmp_path / "labels.db") as con:
+        frame.to_sql("events", con, index=False)
+    con.close()
+    got = auc_via_cli(capsys, "--db", f"sqlite:///{tmp_path / 'labels.db'}", "--table", "events",
+                      "--pos-label", text)  # fmt: skip
+    assert got == pytest.approx(expected, abs=ATOL)
+
+
+def test_query_on_sqlite_and_duckdb(workdir, frame, capsys):
+    """``--query`` evaluates a sqlauc.Query: through --db (SQLite, a DuckDB file) and alone
+    (the embedded DuckDB), for auc and gauc; it excludes --table."""
+    kept = frame[frame["g"] < 10]
+    expected = roc_auc_score(kept["label"], kept["score"])
+    expected_gauc = sqlauc.gauc(None, kept, group="g").gauc
+    parquet = str(workdir / "data.parquet").replace("'", "''")
+    for db, table in (
+        (["--db", f"sqlite:///{workdir / 'data.db'}"], "events"),
+        (["--db", f"duckdb:///{workdir / 'data.duckdb'}"], "events"),
+        ([], f"read_parquet('{parquet}')"),
+    ):
+        query = f"SELECT label, score, g FROM {table} WHERE g < 10"
+        assert auc_via_cli(capsys, *db, "--query", query) == pytest.approx(expected, abs=ATOL)
+        status = cli.main(["gauc", *db, "--query", query, "--group", "g", "--format", "json"])
+        out = capsys.readouterr()
+        assert status == 0, out.err
+        assert as_json(out.out)[0]["gauc"] == pytest.approx(expected_gauc, abs=ATOL)
+    with pytest.raises(SystemExit):
+        cli.main(["auc", "--db", "sqlite:///x.db", "--table", "t", "--query", "SELECT 1"])
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert cli.main(["auc", "data.parquet", "--query", "SELECT 1"]) == 2
+    assert "not both" in capsys.readouterr().err
+    status = cli.main(["auc", "--query", "DELETE FROM t"])
+    assert status == 2 and "must be a SELECT" in capsys.readouterr().err
+
+
+def test_demo_one_row_warnings_are_sqlauc_lines(tmp_path):
+    result = run("demo", "--rows", "1", "--out", "demo", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines, "one row has one class: the metrics are undefined and say so"
+    for line in lines:
+        assert line.startswith("sqlauc: warning: p_model_"), result.stderr
+    assert "Warning:" not in result.stderr and "warnings.warn" not in result.stderr
+
+
+def test_group_weight_typo_suggests_the_keywords(workdir):
+    result = run("gauc", "data.parquet", "--group", "g", "--group-weight", "impression",
+                 cwd=workdir)  # fmt: skip
+    assert result.returncode == 1
+    [line] = result.stderr.splitlines()
+    assert "'impressions', 'clicks', 'uniform'" in line and "did you mean 'impressions'" in line
+
+
+def test_all_zero_weights_say_so(workdir, capsys):
+    status = cli.main(["auc", str(workdir / "data.parquet"), "--weight", "w",
+                       "--where", "w = 0"])  # fmt: skip
+    assert status == 1
+    assert "every weight is 0 in weight column 'w'" in capsys.readouterr().err
+
+
+def test_demo_folder_is_ignored_by_git():
+    assert "sqlauc-demo/" in (ROOT / ".gitignore").read_text().splitlines()
