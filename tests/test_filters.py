@@ -145,7 +145,8 @@ ALLOWED = [
         {
             "*": "day >= DATE '2024-07-01' - INTERVAL 7 DAY AND day < DATE '2024-07-01'",
             "postgres": "day >= DATE '2024-07-01' - INTERVAL '7 days' AND day < DATE '2024-07-01'",
-            "clickhouse": "day >= toDate('2024-07-01') - INTERVAL 7 DAY AND day < toDate('2024-07-01')",
+            "clickhouse": "day >= toDate('2024-07-01') - INTERVAL 7 DAY "
+            "AND day < toDate('2024-07-01')",
             "sqlite": "day >= date('2024-07-01', '-7 days') AND day < '2024-07-01'",
         },
         lambda f: (DAY >= "2024-06-24") & (DAY < "2024-07-01"),
@@ -213,10 +214,12 @@ ALLOWED = [
             "AND day - INTERVAL '1 day' < DATE '2024-08-01'",
             "mysql": "DATE_ADD(day, INTERVAL 30 DAY) >= DATE '2024-07-01' "
             "AND DATE_SUB(day, INTERVAL 1 DAY) < DATE '2024-08-01'",
-            "spark": "date_add(day, 30) >= DATE '2024-07-01' AND date_sub(day, 1) < DATE '2024-08-01'",
+            "spark": "date_add(day, 30) >= DATE '2024-07-01' "
+            "AND date_sub(day, 1) < DATE '2024-08-01'",
             "clickhouse": "addDays(day, 30) >= toDate('2024-07-01') "
             "AND subtractDays(day, 1) < toDate('2024-08-01')",
-            "sqlite": "date(day, '+30 days') >= '2024-07-01' AND date(day, '-1 day') < '2024-08-01'",
+            "sqlite": "date(day, '+30 days') >= '2024-07-01' "
+            "AND date(day, '-1 day') < '2024-08-01'",
         },
         lambda f: (
             (DAY + pd.Timedelta(days=30) >= "2024-07-01")
@@ -450,9 +453,8 @@ def no_queries(monkeypatch):
 def test_refused_filters_raise_before_any_query(backend, no_queries, caplog, capsys):
     table = table_on(backend)
     for text in [*REFUSED_EVERYWHERE, *REFUSED[backend.name]]:
-        with caplog.at_level(logging.DEBUG):
-            with pytest.raises(sqlauc.UnsafeInputError) as info:
-                sqlauc.auc(backend.con, table, where=text)
+        with caplog.at_level(logging.DEBUG), pytest.raises(sqlauc.UnsafeInputError) as info:
+            sqlauc.auc(backend.con, table, where=text)
         message = str(info.value)
         assert "\x1b" not in message and "<class" not in message, message
         assert "sqlglot.expressions" not in message, message
@@ -487,9 +489,8 @@ UNPARSABLE = [
 @pytest.mark.parametrize(("text", "near"), UNPARSABLE)
 def test_unparsable_filter_is_explained_in_words(backend, text, near, caplog, capsys):
     table = table_on(backend)
-    with caplog.at_level(logging.DEBUG):
-        with pytest.raises(sqlauc.UnsafeInputError) as info:
-            sqlauc.auc(backend.con, table, where=text)
+    with caplog.at_level(logging.DEBUG), pytest.raises(sqlauc.UnsafeInputError) as info:
+        sqlauc.auc(backend.con, table, where=text)
     message = str(info.value)
     assert message.startswith(f"The where= filter {text!r} could not be parsed as a ")
     assert filters.DIALECT_NAMES[backend.dialect] + " condition" in message
@@ -517,9 +518,9 @@ def test_unclosed_quote_is_explained():
 
 @pytest.mark.parametrize("dialect", ["duckdb", "postgres"])
 def test_escape_string_refused_without_log_output(dialect, caplog, capsys):
-    with caplog.at_level(logging.DEBUG):
-        with pytest.raises(sqlauc.UnsafeInputError, match="write a plain quoted string"):
-            sqlauc.sql("auc", "t", dialect=dialect, where="name = E'abc'")
+    refused = pytest.raises(sqlauc.UnsafeInputError, match="write a plain quoted string")
+    with caplog.at_level(logging.DEBUG), refused:
+        sqlauc.sql("auc", "t", dialect=dialect, where="name = E'abc'")
     assert [r for r in caplog.records if r.name.startswith("sqlglot")] == []
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
