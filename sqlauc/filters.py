@@ -492,6 +492,14 @@ def check_filter(text: str, *, dialect: str) -> exp.Expr:
         raise UnsafeInputError(f"where={text!r} uses {_refusal(node, dialect)}")
     if any(isinstance(n, exp.In) and n.args.get("query") for n in condition.walk()):
         raise UnsafeInputError(f"where={text!r}: IN with a subquery is not allowed")
+    try:
+        condition.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE, comments=False)
+    except UnsupportedError as err:
+        problem = _ANSI.sub("", str(err)).splitlines()[0] if str(err) else "unsupported"
+        raise UnsafeInputError(
+            f"where={text!r} cannot be written for {name} by sqlglot ({problem}); "
+            "spell it with that engine's own functions"
+        ) from None
     return condition
 
 
@@ -564,13 +572,4 @@ def parse_filter(
             return exp.Column(this=exp.to_identifier(resolve(node.name), quoted=True))
         return node
 
-    bound = condition.transform(requote, copy=True)
-    try:
-        bound.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE, comments=False)
-    except UnsupportedError as err:
-        problem = _ANSI.sub("", str(err)).splitlines()[0] if str(err) else "unsupported"
-        raise UnsafeInputError(
-            f"where={text!r} cannot be written for {_dialect_name(dialect)} by sqlglot "
-            f"({problem}); spell it with that engine's own functions"
-        ) from None
-    return bound
+    return condition.transform(requote, copy=True)

@@ -552,3 +552,12 @@ def test_engine_functions_are_per_dialect():
     sqlauc.sql("auc", "t", dialect="clickhouse", where="toYear(day) = 2024")
     with pytest.raises(sqlauc.UnsafeInputError, match="toYear"):
         sqlauc.sql("auc", "t", dialect="postgres", where="toYear(day) = 2024")
+
+
+def test_a_filter_the_dialect_cannot_express_is_refused(caplog):
+    # AT TIME ZONE parses in MySQL's grammar but sqlglot cannot write it for MySQL/MariaDB:
+    # refused in words, not rendered as a different condition nor logged
+    with caplog.at_level(logging.DEBUG), pytest.raises(sqlauc.UnsafeInputError) as info:
+        sqlauc.sql("auc", "t", dialect="mysql", where="ts AT TIME ZONE 'UTC' > ts")
+    assert "cannot be written for MySQL/MariaDB" in str(info.value)
+    assert [r for r in caplog.records if r.name.startswith("sqlglot")] == []
