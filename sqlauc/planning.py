@@ -291,6 +291,8 @@ def plan(
     target = engine.dialect if engine is not None else (dialect or "duckdb")
     columns: list[str] | None = None
     kinds: dict[str, str] = {}
+    if options.where is not None:  # a refused filter is refused before any query runs
+        filters.check_filter(options.where, dialect=target)
     if engine is not None:
         described = engine.columns(source)
         columns = [name for name, _ in described]

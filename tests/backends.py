@@ -4,7 +4,10 @@ Each :class:`Backend` holds the connection sqlauc is given (``con``) and can cre
 from a pandas frame. Tables are created by the tests, never by sqlauc: a typed CREATE TABLE and
 one INSERT (a temporary view on Spark), built with sqlglot so that hostile names are quoted.
 pandas NaN/None become NULL; :data:`NAN`, :data:`INF` and :data:`NEG_INF` are the special
-floats themselves.
+floats themselves. A datetime64 column becomes a TIMESTAMP column (DATETIME on MySQL/MariaDB,
+DateTime on ClickHouse) and a column of ``datetime.date`` objects a DATE column (NaT/None
+become NULL); SQLite, which has no date types, stores both as ISO-8601 text
+(``'2024-06-01'``, ``'2024-06-01 12:30:00'``), what its ``date()``/``strftime()`` read.
 
 Servers are found through environment variables, with the machine's defaults:
 
@@ -18,6 +21,7 @@ fails its tests instead of skipping them.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import itertools
 import math
 import os
@@ -66,6 +70,8 @@ def unavailable(what: str, err: BaseException) -> None:
 
 def _column_type(series: pd.Series) -> str:
     kind = series.dtype.kind
+    if kind == "M":
+        return "TIMESTAMP"
     if kind == "b":
         return "BOOLEAN"
     if kind in "iu":
@@ -77,7 +83,18 @@ def _column_type(series: pd.Series) -> str:
         return "BOOLEAN"
     if values and all(isinstance(v, (int, float)) for v in values):
         return "DOUBLE" if any(isinstance(v, float) for v in values) else "BIGINT"
+    if values and all(isinstance(v, datetime.datetime) for v in values):
+        return "TIMESTAMP"
+    if values and all(isinstance(v, datetime.date) for v in values):
+        return "DATE"
     return "TEXT"
+
+
+def iso_text(value: Any, kind: str) -> str:
+    """A DATE or TIMESTAMP value as ISO-8601 text (``2024-06-01``, ``2024-06-01 12:30:00``)."""
+    if kind == "DATE":
+        return pd.Timestamp(value).strftime("%Y-%m-%d")
+    return pd.Timestamp(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
 class Backend:
@@ -107,8 +124,14 @@ class Backend:
         return name
 
     def literal(self, value: Any, kind: str) -> exp.Expr:
-        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        if value is None or value is pd.NA or value is pd.NaT:
             return exp.Null()
+        if isinstance(value, float) and math.isnan(value):
+            return exp.Null()
+        if kind in ("DATE", "TIMESTAMP"):
+            return exp.Cast(
+                this=exp.Literal.string(iso_text(value, kind)), to=exp.DataType.build(kind)
+            )
         if isinstance(value, Special):
             return exp.Cast(
                 this=exp.Literal.string(self.special_text[value.name]),
@@ -215,7 +238,12 @@ class SQLiteBackend(Backend):
             if value.name == "nan":
                 return exp.Null()
             return exp.Literal.number("9e999" if value.name == "inf" else "-9e999")
+        if kind in ("DATE", "TIMESTAMP") and value is not None and not pd.isna(value):
+            return exp.Literal.string(iso_text(value, kind))  # SQLite's dates are ISO text
         return super().literal(value, kind)
+
+    def column_def(self, name: str, kind: str) -> exp.ColumnDef:
+        return super().column_def(name, "TEXT" if kind in ("DATE", "TIMESTAMP") else kind)
 
     def execute(self, sql: str) -> list[tuple[Any, ...]]:
         cursor = self.con.execute(sql)
