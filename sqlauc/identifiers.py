@@ -13,8 +13,13 @@ Hive and BigQuery; ``[name]`` in T-SQL. The quote character inside a name is dou
 Case rule: **a name is used exactly as given, never case-folded** — or, when the relation's
 columns are known (every metric call, and ``sqlauc.sql`` with a connection), as the column that
 exists: an exact match first, else the single case-insensitive match, whose exact spelling is
-quoted. So with a connection the case of a column name never matters. Without one
-(``sqlauc.sql(..., dialect=...)``), the quoted name must have the case the engine stored:
+quoted. So with a connection the case of a column name never matters, except between columns
+whose names differ only in case (``Score`` and ``score``): the exact one is used, and a name
+that matches neither exactly (``SCORE``) is refused, naming both. DuckDB reads such a frame or
+file with the second one renamed (``score_1``); sqlauc reads the source's own names (the
+frame's columns, the Parquet schema, the CSV header, a Query's select list) and picks DuckDB's
+column at the same position. Without a connection (``sqlauc.sql(..., dialect=...)``), the
+quoted name must have the case the engine stored:
 
 - Snowflake and Oracle store unquoted names upper-case: a column created as ``score`` is
   ``SCORE``, so pass ``score="SCORE"`` (and ``"ANALYTICS.EVENTS"``); a name created quoted

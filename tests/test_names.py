@@ -11,8 +11,10 @@ names (a group column called ``auc``, a score column called ``label``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
+from unittest.mock import patch
 
 import duckdb
 import numpy as np
@@ -21,10 +23,17 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import sqlglot
 from reference import brute_auc, gauc_reference
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import roc_auc_score, roc_curve
+from sqlglot import exp
 
 import sqlauc
+from sqlauc import cli, templates
+from sqlauc.dialects import RANK_NOT_EXACT
+from sqlauc.engines.duckdb_engine import DuckDBEngine
+from sqlauc.results import Diagnostics
+from sqlauc.sources import FRAME_NAME
 
 TOL = 1e-12
 
@@ -215,3 +224,185 @@ def test_case_twins_in_a_database_table(backend):
     with pytest.raises(sqlauc.NotFoundError, match="'Score', 'score'"):
         sqlauc.auc(backend.con, table, score="SCORE")
     assert not math.isnan(got)
+
+
+# -------------------------------------------------------------------------------------------
+# 2. names that equal sqlauc's output and internal names
+
+ROLES = ("label", "score", "weight", "group", "group_weight")
+#: group_auc's frame after the group column (its documented contract)
+GROUP_AUC_COLUMNS = ("auc", "group_weight", "positives", "negatives", "n_rows")
+
+
+def _names_in(sql: str) -> set[str]:
+    """Every name a query uses for its CTEs, aliases, columns and tables."""
+    names: set[str] = set()
+    for node in sqlglot.parse_one(sql, read="duckdb").walk():
+        if isinstance(node, (exp.Alias, exp.TableAlias, exp.CTE, exp.Subquery)) and node.alias:
+            names.add(node.alias)
+        if isinstance(node, (exp.Column, exp.Table)) and node.name:
+            names.add(node.name)
+    return names
+
+
+def sqlauc_names() -> list[str]:
+    """sqlauc's own names, collected from what it runs and returns, so that the test follows
+    the code: every template (CTEs, aliases, columns), every query a sampled DuckDB call runs
+    (the input relation ``sqlauc_input``, the sampling probe), the columns of every returned
+    frame, the fields of the result objects and the CLI's output columns."""
+    names: set[str] = set()
+    for name in templates.names():
+        names |= _names_in(templates.text(name))
+    seen: list[str] = []
+    original = DuckDBEngine.fetch
+
+    def spy(self, sql, source):
+        seen.append(sql)
+        return original(self, sql, source)
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {"label": [0, 1] * 20, "score": rng.random(40), "weight": 1.0, "g": [0] * 20 + [1] * 20}
+    )
+    with patch.object(DuckDBEngine, "fetch", spy):
+        outputs = [
+            sqlauc.roc_curve(None, frame),
+            sqlauc.precision_recall_curve(None, frame),
+            sqlauc.group_auc(None, frame, group="g"),
+        ]
+        for method in ("auto", "grouped", "rank", "bucketed"):
+            sqlauc.auc(None, frame, method=method)
+            sqlauc.gauc(None, frame, group="g", method=method, group_weight="weight")
+    for sql in seen:
+        names |= _names_in(sql)
+    for output in outputs:
+        names |= {str(c) for c in output.columns}
+    for result in (sqlauc.GAUCResult, Diagnostics):
+        names |= {f.name for f in dataclasses.fields(result)}
+    for columns in cli.COLUMNS.values():
+        names |= set(columns)
+    names |= {"group", FRAME_NAME, "sqlauc_query", *GROUP_AUC_COLUMNS}
+    names -= {"g", "*", ""}
+    return sorted(names)
+
+
+NAMES = sqlauc_names()
+
+
+def test_the_collected_names_cover_the_issue():
+    """The names the issue found colliding, and the input relation's, are among those tested."""
+    expected = {"auc", "n_rows", "positives", "negatives", "group_weight", "gauc", "threshold"}
+    expected |= {"fpr", "tpr", "tp", "fp", "n_excluded", "sqlauc_input", "score_counts"}
+    expected |= {"label", "label_value", "score", "weight", "grp", "gw", "totals", "cumulative"}
+    assert expected <= set(NAMES)
+    assert len(NAMES) > 80
+
+
+def name_table(seed: int = 11, n: int = 60) -> pd.DataFrame:
+    """One column per name, each a different random pattern of 1s and 2s: usable as a label
+    (2 = positive), a score, a weight, a group and a group weight, so that one call can give
+    every role a colliding name, and a wrong column shows as a wrong number."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({name: rng.integers(1, 3, n).astype("int64") for name in NAMES})
+
+
+def rotation(i: int) -> dict[str, str]:
+    """Call ``i`` gives role ``k`` the name ``NAMES[i + k]``: over ``len(NAMES)`` calls every
+    name plays every role, beside other sqlauc names in the other roles."""
+    return {role: NAMES[(i + k) % len(NAMES)] for k, role in enumerate(ROLES)}
+
+
+def test_every_sqlauc_name_as_every_column(backend):
+    """group_auc reads all five roles (label, score, weight, group, group weight): with each
+    named like one of sqlauc's own names, its numbers equal the reference on those columns,
+    and its frame has unique names, the group column named as given or ``group``."""
+    frame = name_table()
+    table = backend.create(frame)
+    for i in range(len(NAMES)):
+        roles = rotation(i)
+        got = quiet(
+            sqlauc.group_auc,
+            backend.con,
+            table,
+            label=roles["label"],
+            score=roles["score"],
+            weight=roles["weight"],
+            group=roles["group"],
+            group_weight=roles["group_weight"],
+            pos_label=2,
+            method="grouped",
+        )
+        expected = gauc_reference(
+            frame.assign(sqlauc_test_y=frame[roles["label"]] == 2),
+            group=roles["group"],
+            y_pos="sqlauc_test_y",
+            score=roles["score"],
+            weight=roles["weight"],
+            group_weight=roles["group_weight"],
+        )["groups"]
+        group_name = "group" if roles["group"] in GROUP_AUC_COLUMNS else roles["group"]
+        assert list(got.columns) == [group_name, *GROUP_AUC_COLUMNS], roles
+        assert got.iloc[:, 0].tolist() == expected["group"].tolist(), roles
+        for column in GROUP_AUC_COLUMNS:
+            assert np.allclose(got[column], expected[column], rtol=0, atol=TOL, equal_nan=True), (
+                roles,
+                column,
+            )
+
+
+#: The input relation's own columns given to other roles (a label column named ``score``, a
+#: score column named ``label``, ...): the names most likely to be confused inside one SELECT,
+#: where ClickHouse resolves a name to a SELECT alias before a column.
+SWAPS = [
+    {"label": "score", "score": "label", "weight": "gw", "group": "weight", "group_weight": "grp"},
+    {
+        "label": "grp",
+        "score": "gw",
+        "weight": "label",
+        "group": "score",
+        "group_weight": "label_value",
+    },
+]
+
+
+@pytest.mark.parametrize("roles", SWAPS, ids=["swap", "shift"])
+def test_input_names_in_other_roles_every_metric(backend, roles):
+    frame = name_table(seed=12)
+    table = backend.create(frame)
+    y = (frame[roles["label"]] == 2).to_numpy()
+    s = frame[roles["score"]].to_numpy(dtype=float)
+    w = frame[roles["weight"]].to_numpy(dtype=float)
+    common = dict(label=roles["label"], score=roles["score"], pos_label=2)
+    for method in ("grouped", "bucketed"):
+        got = sqlauc.auc(backend.con, table, weight=roles["weight"], method=method, **common)
+        assert got == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=TOL), method
+    method = "grouped" if backend.dialect in RANK_NOT_EXACT else "rank"
+    got = sqlauc.auc(backend.con, table, method=method, **common)
+    assert got == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    assert got == pytest.approx(brute_auc(y, s), abs=TOL)
+    curve = sqlauc.roc_curve(
+        backend.con, table, weight=roles["weight"], drop_intermediate=False, **common
+    )
+    fpr, tpr, thresholds = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    assert np.allclose(curve["fpr"], fpr, rtol=0, atol=TOL)
+    assert np.allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
+    assert np.array_equal(curve["threshold"], thresholds)
+    expected = gauc_reference(
+        frame.assign(sqlauc_test_y=y),
+        group=roles["group"],
+        y_pos="sqlauc_test_y",
+        score=roles["score"],
+        weight=roles["weight"],
+        group_weight=roles["group_weight"],
+    )
+    got_gauc = quiet(
+        sqlauc.gauc,
+        backend.con,
+        table,
+        group=roles["group"],
+        weight=roles["weight"],
+        group_weight=roles["group_weight"],
+        **common,
+    )
+    assert got_gauc.gauc == pytest.approx(expected["gauc"], abs=TOL)
+    assert got_gauc.groups_used == expected["groups_used"]
