@@ -615,19 +615,23 @@ def gauc_record(target: Target, args: argparse.Namespace, score: str) -> Record:
 
 
 def group_records(target: Target, args: argparse.Namespace, score: str) -> list[Record]:
+    """One record per group. The frame's columns are read by position (``<group>, auc,
+    group_weight, positives, negatives, n_rows``): the group column's name is the user's, and
+    may be any name, ``auc`` included."""
     frame = sqlauc.group_auc(target.con, target.table, **_group_options(args, score))
-    group_column = frame.columns[0]
     return [
         {
             "model": score,
-            "group": row[group_column],
-            "auc": float(row["auc"]),
-            "group_weight": float(row["group_weight"]),
-            "positives": float(row["positives"]),
-            "negatives": float(row["negatives"]),
-            "n_rows": int(row["n_rows"]),
+            "group": group,
+            "auc": float(value),
+            "group_weight": float(group_weight),
+            "positives": float(positives),
+            "negatives": float(negatives),
+            "n_rows": int(n_rows),
         }
-        for row in frame.to_dict("records")
+        for group, value, group_weight, positives, negatives, n_rows in frame.itertuples(
+            index=False, name=None
+        )
     ]
 
 

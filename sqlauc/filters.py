@@ -533,6 +533,7 @@ def parse_filter(
     dialect: str,
     columns: Sequence[str] | None,
     relation: str,
+    source_names: Sequence[str] | None = None,
 ) -> exp.Expr:
     """Parse and whitelist a ``where=`` filter.
 
@@ -547,6 +548,9 @@ def parse_filter(
         (no connection to ask) quotes the names as written.
     relation : str
         The relation's name, for error messages.
+    source_names : sequence of str, optional
+        The source's own spelling of each of ``columns`` where the engine renamed some (see
+        :func:`sqlauc.identifiers.resolve_column`).
 
     Returns
     -------
@@ -565,7 +569,9 @@ def parse_filter(
         known = list(columns)
 
         def resolve(name: str) -> str:
-            return resolve_column(name, known, role="where", relation=relation)
+            return resolve_column(
+                name, known, role="where", relation=relation, source_names=source_names
+            )
 
     def requote(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Column):

@@ -13,8 +13,13 @@ Hive and BigQuery; ``[name]`` in T-SQL. The quote character inside a name is dou
 Case rule: **a name is used exactly as given, never case-folded** — or, when the relation's
 columns are known (every metric call, and ``sqlauc.sql`` with a connection), as the column that
 exists: an exact match first, else the single case-insensitive match, whose exact spelling is
-quoted. So with a connection the case of a column name never matters. Without one
-(``sqlauc.sql(..., dialect=...)``), the quoted name must have the case the engine stored:
+quoted. So with a connection the case of a column name never matters, except between columns
+whose names differ only in case (``Score`` and ``score``): the exact one is used, and a name
+that matches neither exactly (``SCORE``) is refused, naming both. DuckDB reads such a frame or
+file with the second one renamed (``score_1``); sqlauc reads the source's own names (the
+frame's columns, the Parquet schema, the CSV header, a Query's select list) and picks DuckDB's
+column at the same position. Without a connection (``sqlauc.sql(..., dialect=...)``), the
+quoted name must have the case the engine stored:
 
 - Snowflake and Oracle store unquoted names upper-case: a column created as ``score`` is
   ``SCORE``, so pass ``score="SCORE"`` (and ``"ANALYTICS.EVENTS"``); a name created quoted
@@ -88,23 +93,45 @@ def table(table: TableName) -> exp.Table:
     return exp.Table(this=name, db=db, catalog=catalog)
 
 
-def resolve_column(name: str, available: Sequence[str], *, role: str, relation: str) -> str:
+def resolve_column(
+    name: str,
+    available: Sequence[str],
+    *,
+    role: str,
+    relation: str,
+    source_names: Sequence[str] | None = None,
+) -> str:
     """Return the existing column that ``name`` designates, or raise naming the columns.
 
-    An exact match wins; otherwise a unique case-insensitive match is used.
+    An exact match wins; otherwise a unique case-insensitive match is used. Two columns that
+    ``name`` matches equally well (two exact matches, or no exact match and several
+    case-insensitive ones) are an error naming both: never one of them picked silently.
+
+    ``source_names``, when given, holds the relation's own spelling of each column of
+    ``available`` (same order), for an engine that renamed some: DuckDB matches names
+    case-insensitively, so a frame or file with both ``Score`` and ``score`` is read as
+    ``Score, score_1``. The name is then matched against the source's spellings and the
+    engine's name at the same position is returned (``"score"`` -> ``score_1``).
     """
     _check_part(name, f"{role} column name")
-    if name in available:
-        return name
-    folded = [c for c in available if c.casefold() == name.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    listing = ", ".join(repr(c) for c in available)
-    if len(folded) > 1:
+    spellings = list(available) if source_names is None else list(source_names)
+    if len(spellings) != len(available):
+        raise ValueError("source_names must name every column of available, in order")
+    exact = [i for i, c in enumerate(spellings) if c == name]
+    if len(exact) == 1:
+        return available[exact[0]]
+    folded = [i for i, c in enumerate(spellings) if c.casefold() == name.casefold()]
+    if len(exact) > 1 or len(folded) > 1:
+        matches = ", ".join(repr(spellings[i]) for i in (exact or folded))
+        how = "exactly" if exact else "case-insensitively"
         raise NotFoundError(
-            f"{role} column {name!r} is ambiguous in {relation}: it matches {folded} "
-            "case-insensitively; give the exact spelling"
+            f"{role} column {name!r} is ambiguous in {relation}: it matches the columns "
+            f"{matches} {how}; "
+            + ("rename one of them" if exact else "give the exact spelling of the one to use")
         )
+    if len(folded) == 1:
+        return available[folded[0]]
+    listing = ", ".join(repr(c) for c in spellings)
     raise NotFoundError(
         f"{role} column {name!r} not found in {relation}; the columns are: {listing}"
     )

@@ -16,7 +16,7 @@ import pandas as pd
 from sqlauc import checks, planning
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import Engine, open_engine
-from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.errors import SqlaucError, UndefinedMetricWarning
 from sqlauc.identifiers import TableName
 from sqlauc.inputs import PosLabel
 from sqlauc.results import Diagnostics, GAUCResult
@@ -276,6 +276,30 @@ def roc_curve(
     return frame
 
 
+#: The columns of :func:`group_auc`'s frame after the group column, in order.
+GROUP_AUC_COLUMNS = ("auc", "group_weight", "positives", "negatives", "n_rows")
+#: The name of :func:`group_auc`'s group column when the group column's own name is one of
+#: :data:`GROUP_AUC_COLUMNS` (the name the CLI's ``--per-group`` always uses).
+GROUP_FALLBACK_NAME = "group"
+
+
+def group_column_name(asked: str, resolved: str | None) -> str:
+    """The name of :func:`group_auc`'s group column: the group column's own spelling, or
+    ``"group"`` when that is one of the other output columns (``auc``, ``n_rows``, ...).
+
+    ``resolved`` is the name the engine reads: the spelling that exists (``"User"`` for
+    ``group="user"``), or, where the engine renamed a column whose name differs from another
+    only in case (DuckDB reads ``user`` beside ``User`` as ``user_1``), another name; then the
+    name asked for is the column's own.
+    """
+    name = asked if resolved is None or resolved.casefold() != asked.casefold() else resolved
+    if name in GROUP_AUC_COLUMNS:
+        name = GROUP_FALLBACK_NAME
+    if name in GROUP_AUC_COLUMNS:  # never: kept so that a change of the names cannot collide
+        raise SqlaucError(f"group_auc cannot name its group column {name!r}")
+    return name
+
+
 def group_auc(
     con: Any,
     table: Table,
@@ -310,6 +334,10 @@ def group_auc(
         One row per non-NULL group with at least one usable row, sorted by group, with
         columns ``<group>, auc, group_weight, positives, negatives, n_rows``. ``auc`` is NaN
         for a single-class group (one :class:`~sqlauc.UndefinedMetricWarning` says how many).
+        ``<group>`` is the group column's name, except when it is one of the other five
+        (a group column called ``auc`` or ``n_rows``): then it is ``group``, so the frame
+        never has two columns of the same name. Read the group column by position
+        (``frame.iloc[:, 0]``) when the name may vary.
 
     Examples
     --------
@@ -335,7 +363,7 @@ def group_auc(
     )
     plan, rows, _, _ = _evaluate(con, table, options, "group AUC", dialect=dialect)
     kept = [r for r in rows if r["grp"] is not None and r["n_used_rows"]]
-    name = plan.roles.group or group
+    name = group_column_name(group, plan.roles.group)
     frame = pd.DataFrame(
         {
             name: [r["grp"] for r in kept],

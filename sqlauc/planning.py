@@ -139,7 +139,12 @@ class Plan:
         )
 
 
-def _roles(options: Options, columns: list[str] | None, relation: str) -> inputs.Roles:
+def _roles(
+    options: Options,
+    columns: list[str] | None,
+    relation: str,
+    source_names: list[str] | None = None,
+) -> inputs.Roles:
     def pick(name: str | None, role: str) -> str | None:
         if name is None:
             return None
@@ -147,7 +152,9 @@ def _roles(options: Options, columns: list[str] | None, relation: str) -> inputs
             if not isinstance(name, str) or not name.strip():
                 raise UnsafeInputError(f"{role} column name is empty")
             return name
-        return resolve_column(name, columns, role=role, relation=relation)
+        return resolve_column(
+            name, columns, role=role, relation=relation, source_names=source_names
+        )
 
     gw_column = None if options.group_weight in GROUP_WEIGHTS else options.group_weight
     label = pick(options.label, "label")
@@ -293,18 +300,24 @@ def plan(
     kinds: dict[str, str] = {}
     if options.where is not None:  # a refused filter is refused before any query runs
         filters.check_filter(options.where, dialect=target)
+    own_names: list[str] | None = None  # the source's spellings, where the engine renamed some
     if engine is not None:
         described = engine.columns(source)
         columns = [name for name, _ in described]
         kinds = dict(described)
-    roles = _roles(options, columns, source.description)
+        own_names = engine.source_names(source)
+    roles = _roles(options, columns, source.description, own_names)
     label_kind = "unknown"
     if engine is not None:
         _check_types(roles, kinds, source.description)
         label_kind = type_kind(kinds[roles.label])
     where = (
         filters.parse_filter(
-            options.where, dialect=target, columns=columns, relation=source.description
+            options.where,
+            dialect=target,
+            columns=columns,
+            relation=source.description,
+            source_names=own_names,
         )
         if options.where is not None
         else None

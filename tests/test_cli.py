@@ -254,6 +254,36 @@ def test_gauc_per_group_csv_equals_group_auc(workdir):
     assert [float(r["group_weight"]) for r in rows] == expected["group_weight"].tolist()
 
 
+@pytest.mark.parametrize("fmt", ["csv", "json", "table"])
+def test_gauc_per_group_with_a_group_column_named_auc(workdir, fmt):
+    """A group column named like an output column (``auc``) is printed as the group, and the
+    AUC column holds the AUC (the frame's columns are read by position)."""
+    from reference import gauc_reference
+
+    data = make_data(5003, 300, kind="round2", groups=6)
+    frame = data.frame.rename(columns={"g": "auc"}).assign(auc=lambda f: "u" + f["auc"].astype(str))
+    frame.to_parquet(workdir / "auc_groups.parquet")
+    out = ok(run("gauc", "auc_groups.parquet", "--group", "auc", "--per-group", "--format", fmt,
+                 cwd=workdir))  # fmt: skip
+    if fmt == "csv":
+        rows = as_csv(out)
+    elif fmt == "json":
+        rows = json.loads(out)
+    else:
+        header, _, *lines = out.splitlines()
+        assert header.split() == cli.COLUMNS["group_auc"]
+        rows = [dict(zip(header.split(), line.split(), strict=True)) for line in lines]
+    expected = gauc_reference(frame.assign(y=data.y), group="auc", y_pos="y", score="score")[
+        "groups"
+    ]
+    assert [r["group"] for r in rows] == expected["group"].tolist()
+    places = 6 if fmt == "table" else 12
+    for row, want in zip(rows, expected.itertuples(), strict=True):
+        assert float(row["auc"]) == pytest.approx(want.auc, abs=10.0**-places)
+        assert float(row["group_weight"]) == want.group_weight
+        assert int(row["n_rows"]) == want.n_rows
+
+
 def test_gauc_table_shows_groups_used_and_skipped(workdir):
     out = ok(run("gauc", "data.parquet", "--group", "g", "--group-weight", "clicks", cwd=workdir))
     header, _, row = out.splitlines()

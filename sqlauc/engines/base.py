@@ -32,6 +32,12 @@ class Engine(ABC):
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
         """Run one SELECT that reads ``source`` and return all its rows."""
 
+    def source_names(self, source: Source) -> list[str] | None:
+        """The source's own spelling of each column of :meth:`columns`, in the same order,
+        when the engine renamed some (DuckDB reads a frame or file holding both ``Score`` and
+        ``score`` as ``Score, score_1``); None when the engine's names are the source's."""
+        return None
+
     def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
         """Run one SELECT and return its result as a DataFrame (columns by position).
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import duckdb
@@ -17,6 +18,34 @@ def is_duckdb_connection(con: object) -> bool:
     return isinstance(con, duckdb.DuckDBPyConnection)
 
 
+#: The suffix DuckDB appends to a column name that equals an earlier one case-insensitively
+#: (``score`` after ``Score`` becomes ``score_1``; again for a name that then collides).
+_RENAME_SUFFIX = re.compile(r"(?:_\d+)+$")
+
+
+def _base(name: str) -> str:
+    return _RENAME_SUFFIX.sub("", name).casefold()
+
+
+def may_be_renamed(names: list[str]) -> bool:
+    """Whether DuckDB may have renamed a column: two names equal once a ``_<n>`` suffix is
+    dropped and case ignored (a cheap test that decides whether to read the source's names)."""
+    bases = [_base(n) for n in names]
+    return len(set(bases)) < len(bases)
+
+
+def renamed_from(own: list[str], names: list[str]) -> bool:
+    """Whether ``names`` (DuckDB's) are ``own`` (the source's) with DuckDB's renaming: the
+    same count, each name kept or given a ``_<n>`` suffix."""
+    if len(own) != len(names):
+        return False
+    return all(
+        name == spelling
+        or (name.startswith(spelling) and _RENAME_SUFFIX.fullmatch(name[len(spelling) :]))
+        for spelling, name in zip(own, names, strict=True)
+    )
+
+
 class DuckDBEngine(Engine):
     """Runs on a ``duckdb.DuckDBPyConnection`` (the caller's or a private one)."""
 
@@ -25,6 +54,7 @@ class DuckDBEngine(Engine):
     def __init__(self, con: duckdb.DuckDBPyConnection, dialect: str | None = None) -> None:
         self.con = con
         self.dialect = dialect or "duckdb"
+        self._described: tuple[Source, list[tuple[str, str]]] | None = None
 
     def can_sample(self) -> bool:
         return True
@@ -83,7 +113,81 @@ class DuckDBEngine(Engine):
             names, kinds, _ = self._run(probe, source)
         except duckdb.BinderException as err:  # a Query naming a column that does not exist
             raise NotFoundError(f"cannot read {source.description}: {err}") from None
-        return list(zip(names, kinds, strict=True))
+        described = list(zip(names, kinds, strict=True))
+        self._described = (source, described)  # source_names() reuses this probe
+        return described
+
+    def source_names(self, source: Source) -> list[str] | None:
+        """The source's own column names where DuckDB renamed some (see :class:`Engine`).
+
+        Read from the frame's columns, the Parquet schema (``parquet_schema()``, first file),
+        the CSV header (the first row read with ``header=false``), or a Query's select list.
+        None when nothing was renamed, or when the names read are not DuckDB's names with its
+        renaming (then DuckDB's names are used as they are).
+        """
+        if self._described is not None and self._described[0] is source:
+            described = self._described[1]
+        else:
+            described = self.columns(source)
+        names = [name for name, _ in described]
+        if not may_be_renamed(names):
+            return None
+        own = self._own_names(source)
+        if own is None or own == names or not renamed_from(own, names):
+            return None
+        return own
+
+    def _own_names(self, source: Source) -> list[str] | None:
+        if source.kind == "frame":
+            frame = source.frame
+            if isinstance(frame, duckdb.DuckDBPyRelation):
+                return None
+            if hasattr(frame, "collect_schema"):  # polars LazyFrame
+                return [str(c) for c in frame.collect_schema().names()]
+            if hasattr(frame, "schema") and hasattr(frame.schema, "names"):  # pyarrow
+                return [str(c) for c in frame.schema.names]
+            return [str(c) for c in frame.columns]
+        if source.kind == "query":
+            query = source.relation.this
+            if isinstance(query, exp.Query) and not any(
+                isinstance(e, exp.Star) or (isinstance(e, exp.Column) and e.is_star)
+                for e in query.selects
+            ):
+                return list(query.named_selects)
+            return None
+        if source.kind == "file":
+            return self._file_names(source)
+        return None
+
+    def _file_names(self, source: Source) -> list[str] | None:
+        table = source.relation
+        call = table.this if isinstance(table, exp.Table) else None
+        if not isinstance(call, exp.Anonymous) or not call.expressions:
+            return None
+        path = call.expressions[0].copy()
+        try:
+            if call.name == "read_parquet":
+                schema = exp.Anonymous(this="parquet_schema", expressions=[path])
+                query = exp.select("name", "num_children", "file_name").from_(
+                    exp.Table(this=schema)
+                )
+                rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
+                return _parquet_top_level(rows)
+            if call.name == "read_csv":
+                raw = exp.Anonymous(
+                    this="read_csv",
+                    expressions=[
+                        path,
+                        exp.EQ(this=exp.column("header"), expression=exp.false()),
+                        exp.EQ(this=exp.column("all_varchar"), expression=exp.true()),
+                    ],
+                )
+                query = exp.select("*").from_(exp.Table(this=raw)).limit(1)
+                first_rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
+                return [str(v) for v in first_rows[0]] if first_rows else None
+        except (duckdb.Error, IndexError):  # unreadable here: DuckDB's names are used
+            return None
+        return None
 
     def fetch(self, sql: str, source: Source) -> list[tuple[Any, ...]]:
         rows: list[tuple[Any, ...]] = self._run(sql, source)[2]
@@ -93,3 +197,25 @@ class DuckDBEngine(Engine):
         result: pd.DataFrame = self._run(sql, source, frame=True)[2]
         result.columns = pd.RangeIndex(result.shape[1])
         return result
+
+
+def _parquet_top_level(rows: list[tuple[Any, ...]]) -> list[str] | None:
+    """The top-level column names of the first file in ``parquet_schema()`` rows (name,
+    num_children, file_name): the root's children, skipping nested fields."""
+    if not rows:
+        return None
+    first = rows[0][2]
+    schema = [(name, children or 0) for name, children, file in rows if file == first]
+
+    def after(index: int) -> int:  # the index after the subtree rooted at ``index``
+        following = index + 1
+        for _ in range(schema[index][1]):
+            following = after(following)
+        return following
+
+    names: list[str] = []
+    index = 1
+    for _ in range(schema[0][1]):
+        names.append(str(schema[index][0]))
+        index = after(index)
+    return names

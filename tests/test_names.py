@@ -1,0 +1,408 @@
+"""Column names that collide: with each other (``Score`` beside ``score``) and with sqlauc's own
+names (a group column called ``auc``, a score column called ``label``).
+
+1. Names that differ only in case. DuckDB matches names case-insensitively and reads a frame or
+   file holding both ``Score`` and ``score`` as ``Score, score_1``; sqlauc must evaluate the
+   column named exactly as asked (checked against scikit-learn on that column), or refuse with
+   an error naming both, never the other one. Frames (pandas, polars, pyarrow), Parquet, CSV and
+   a Query on DuckDB; tables on the engines that can hold both names (PostgreSQL, ClickHouse).
+2. Names that equal sqlauc's output or internal names (see the second half of this file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from unittest.mock import patch
+
+import duckdb
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import sqlglot
+from reference import brute_auc, gauc_reference
+from sklearn.metrics import roc_auc_score, roc_curve
+from sqlglot import exp
+
+import sqlauc
+from sqlauc import cli, templates
+from sqlauc.dialects import RANK_NOT_EXACT
+from sqlauc.engines.duckdb_engine import DuckDBEngine
+from sqlauc.results import Diagnostics
+from sqlauc.sources import FRAME_NAME
+
+TOL = 1e-12
+
+
+def quiet(call, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+        return call(*args, **kwargs)
+
+
+# -------------------------------------------------------------------------------------------
+# 1. names that differ only in case
+
+
+def twins(n: int = 80, seed: int = 7) -> pd.DataFrame:
+    """Every role twice, as ``Xxx`` and ``xxx``, holding different data (so a wrong pick shows
+    as a wrong number): the lower-case column comes second, the one DuckDB renames."""
+    rng = np.random.default_rng(seed)
+    label_a = rng.random(n) < 0.4
+    label_b = rng.random(n) < 0.6
+    label_a[:2] = label_b[:2] = [True, False]
+    score_a = np.round(rng.random(n), 2)
+    # the lower-case score ranks the lower-case labels well and the upper-case ones badly
+    score_b = np.round(label_b * 0.3 + rng.random(n), 2)
+    return pd.DataFrame(
+        {
+            "Label": label_a.astype("int64"),
+            "label": label_b.astype("int64"),
+            "Score": score_a,
+            "score": score_b,
+            "Weight": np.round(rng.random(n) * 3, 1) + 0.5,
+            "weight": rng.integers(1, 5, n).astype("float64"),
+            "User": rng.integers(0, 4, n),
+            "user": rng.integers(0, 6, n),
+            "Day": rng.integers(0, 2, n),
+            "day": rng.integers(0, 3, n),
+        }
+    )
+
+
+SOURCES = ["pandas", "polars", "polars_lazy", "pyarrow", "parquet", "csv", "query"]
+
+
+def source_for(kind: str, frame: pd.DataFrame, tmp_path) -> object:
+    """``frame`` as the ``table`` argument of the given kind."""
+    if kind == "pandas":
+        return frame
+    if kind == "polars":
+        return pl.from_pandas(frame)
+    if kind == "polars_lazy":
+        return pl.from_pandas(frame).lazy()
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if kind == "pyarrow":
+        return table
+    if kind == "csv":
+        path = tmp_path / "twins.csv"
+        frame.to_csv(path, index=False)
+        return str(path)
+    path = tmp_path / "twins.parquet"
+    pq.write_table(table, path)
+    if kind == "parquet":
+        return path
+    # a Query returning both columns of each pair under their own names (in the query, the
+    # file's second twin is DuckDB's renamed column; sqlauc's subquery renames it again)
+    read = f"read_parquet('{path}')"
+    renamed = duckdb.sql(f"SELECT * FROM {read} LIMIT 0").columns
+    names = ", ".join(f'"{r}" AS "{c}"' for r, c in zip(renamed, frame.columns, strict=True))
+    return sqlauc.Query(f"SELECT {names} FROM {read}")
+
+
+def test_duckdb_renames_case_twins(tmp_path):
+    """The premise: DuckDB itself reads the second twin under another name."""
+    frame = twins()
+    assert duckdb.connect().from_df(frame).columns[3] == "score_1"
+
+
+@pytest.mark.parametrize("kind", SOURCES)
+def test_case_twins_pick_the_exact_column(kind, tmp_path):
+    frame = twins()
+    source = source_for(kind, frame, tmp_path)
+    for label, score in [("label", "score"), ("Label", "Score"), ("label", "Score")]:
+        got = sqlauc.auc(None, source, label=label, score=score)
+        expected = roc_auc_score(frame[label], frame[score])
+        assert got == pytest.approx(expected, abs=TOL), (label, score)
+        for weight in ("weight", "Weight"):
+            got = sqlauc.auc(None, source, label=label, score=score, weight=weight)
+            expected = roc_auc_score(frame[label], frame[score], sample_weight=frame[weight])
+            assert got == pytest.approx(expected, abs=TOL), (label, score, weight)
+
+
+@pytest.mark.parametrize("kind", SOURCES)
+def test_case_twins_groups_and_filters(kind, tmp_path):
+    frame = twins()
+    source = source_for(kind, frame, tmp_path)
+    for group in ("user", "User"):
+        for group_weight in ("impressions", "weight", "Weight"):
+            got = quiet(
+                sqlauc.gauc,
+                None,
+                source,
+                group=group,
+                group_weight=group_weight,
+                weight="weight",
+            )
+            expected = gauc_reference(
+                frame.assign(y=frame["label"].astype(bool)),
+                group=group,
+                y_pos="y",
+                score="score",
+                weight="weight",
+                group_weight=group_weight,
+            )
+            assert got.gauc == pytest.approx(expected["gauc"], abs=TOL), (group, group_weight)
+        per_group = quiet(sqlauc.group_auc, None, source, group=group)
+        assert sorted(per_group[group]) == sorted(frame[group].unique())
+    for day in ("day", "Day"):
+        kept = frame[frame[day] == 1]
+        got = sqlauc.auc(None, source, where=f'"{day}" = 1')
+        assert got == pytest.approx(roc_auc_score(kept["label"], kept["score"]), abs=TOL), day
+    if kind != "query":  # the SQL returned for a frame/file names the column DuckDB reads
+        assert "score_1" in sqlauc.sql("auc", source, con=None, score="score")
+
+
+@pytest.mark.parametrize("kind", SOURCES)
+def test_case_twins_ambiguous_name_is_refused(kind, tmp_path):
+    frame = twins()
+    source = source_for(kind, frame, tmp_path)
+    for role, call in [
+        ("score", dict(score="SCORE")),
+        ("label", dict(label="LABEL")),
+        ("weight", dict(weight="WEIGHT")),
+    ]:
+        with pytest.raises(sqlauc.NotFoundError, match=f"{role} column .*'{role.title()}'") as err:
+            sqlauc.auc(None, source, **call)
+        assert f"'{role}'" in str(err.value)
+    with pytest.raises(sqlauc.NotFoundError, match="'User', 'user'"):
+        sqlauc.gauc(None, source, group="USER")
+    with pytest.raises(sqlauc.NotFoundError, match="'Day', 'day'"):
+        sqlauc.auc(None, source, where="DAY = 1")
+
+
+def test_exact_duplicate_names_are_refused():
+    """A frame may hold the same name twice (pandas, Arrow): neither is picked."""
+    frame = twins()[["label", "score", "Score"]]
+    frame.columns = ["label", "score", "score"]
+    with pytest.raises(sqlauc.NotFoundError, match=r"ambiguous.*'score', 'score'"):
+        sqlauc.auc(None, frame)
+    table = pa.table([frame.iloc[:, i].to_numpy() for i in range(3)], names=list(frame.columns))
+    with pytest.raises(sqlauc.NotFoundError, match=r"ambiguous.*'score', 'score'"):
+        sqlauc.auc(None, table)
+
+
+def test_case_insensitive_match_still_works_without_twins(tmp_path):
+    frame = twins()[["label", "Score"]]
+    got = sqlauc.auc(None, frame, score="score")
+    assert got == pytest.approx(roc_auc_score(frame["label"], frame["Score"]), abs=TOL)
+
+
+@pytest.mark.parametrize("backend", ["postgres", "clickhouse"], indirect=True)
+def test_case_twins_in_a_database_table(backend):
+    """PostgreSQL and ClickHouse tables can hold both ``Score`` and ``score`` (quoted names);
+    the other executed engines match column names case-insensitively and refuse such a table."""
+    frame = twins()
+    table = backend.create(frame)
+    for label, score in [("label", "score"), ("Label", "Score"), ("Label", "score")]:
+        for weight in (None, "weight", "Weight"):
+            got = sqlauc.auc(backend.con, table, label=label, score=score, weight=weight)
+            w = None if weight is None else frame[weight]
+            expected = roc_auc_score(frame[label], frame[score], sample_weight=w)
+            assert got == pytest.approx(expected, abs=TOL), (label, score, weight)
+            assert got == pytest.approx(
+                brute_auc(frame[label].astype(bool), frame[score], w), abs=TOL
+            )
+    for group in ("user", "User"):
+        got = quiet(sqlauc.gauc, backend.con, table, group=group, group_weight="Weight")
+        expected = gauc_reference(
+            frame.assign(y=frame["label"].astype(bool)),
+            group=group,
+            y_pos="y",
+            score="score",
+            group_weight="Weight",
+        )
+        assert got.gauc == pytest.approx(expected["gauc"], abs=TOL)
+    kept = frame[frame["day"] == 1]
+    got = sqlauc.auc(backend.con, table, where='"day" = 1')
+    assert got == pytest.approx(roc_auc_score(kept["label"], kept["score"]), abs=TOL)
+    with pytest.raises(sqlauc.NotFoundError, match="'Score', 'score'"):
+        sqlauc.auc(backend.con, table, score="SCORE")
+    assert not math.isnan(got)
+
+
+# -------------------------------------------------------------------------------------------
+# 2. names that equal sqlauc's output and internal names
+
+ROLES = ("label", "score", "weight", "group", "group_weight")
+#: group_auc's frame after the group column (its documented contract)
+GROUP_AUC_COLUMNS = ("auc", "group_weight", "positives", "negatives", "n_rows")
+
+
+def _names_in(sql: str) -> set[str]:
+    """Every name a query uses for its CTEs, aliases, columns and tables."""
+    names: set[str] = set()
+    for node in sqlglot.parse_one(sql, read="duckdb").walk():
+        if isinstance(node, (exp.Alias, exp.TableAlias, exp.CTE, exp.Subquery)) and node.alias:
+            names.add(node.alias)
+        if isinstance(node, (exp.Column, exp.Table)) and node.name:
+            names.add(node.name)
+    return names
+
+
+def sqlauc_names() -> list[str]:
+    """sqlauc's own names, collected from what it runs and returns, so that the test follows
+    the code: every template (CTEs, aliases, columns), every query a sampled DuckDB call runs
+    (the input relation ``sqlauc_input``, the sampling probe), the columns of every returned
+    frame, the fields of the result objects and the CLI's output columns."""
+    names: set[str] = set()
+    for name in templates.names():
+        names |= _names_in(templates.text(name))
+    seen: list[str] = []
+    original = DuckDBEngine.fetch
+
+    def spy(self, sql, source):
+        seen.append(sql)
+        return original(self, sql, source)
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {"label": [0, 1] * 20, "score": rng.random(40), "weight": 1.0, "g": [0] * 20 + [1] * 20}
+    )
+    with patch.object(DuckDBEngine, "fetch", spy):
+        outputs = [
+            sqlauc.roc_curve(None, frame),
+            sqlauc.precision_recall_curve(None, frame),
+            sqlauc.group_auc(None, frame, group="g"),
+        ]
+        for method in ("auto", "grouped", "rank", "bucketed"):
+            sqlauc.auc(None, frame, method=method)
+            sqlauc.gauc(None, frame, group="g", method=method, group_weight="weight")
+    for sql in seen:
+        names |= _names_in(sql)
+    for output in outputs:
+        names |= {str(c) for c in output.columns}
+    for result in (sqlauc.GAUCResult, Diagnostics):
+        names |= {f.name for f in dataclasses.fields(result)}
+    for columns in cli.COLUMNS.values():
+        names |= set(columns)
+    names |= {"group", FRAME_NAME, "sqlauc_query", *GROUP_AUC_COLUMNS}
+    names -= {"g", "*", ""}
+    return sorted(names)
+
+
+NAMES = sqlauc_names()
+
+
+def test_the_collected_names_cover_the_issue():
+    """The names the issue found colliding, and the input relation's, are among those tested."""
+    expected = {"auc", "n_rows", "positives", "negatives", "group_weight", "gauc", "threshold"}
+    expected |= {"fpr", "tpr", "tp", "fp", "n_excluded", "sqlauc_input", "score_counts"}
+    expected |= {"label", "label_value", "score", "weight", "grp", "gw", "totals", "cumulative"}
+    assert expected <= set(NAMES)
+    assert len(NAMES) > 80
+
+
+def name_table(seed: int = 11, n: int = 60) -> pd.DataFrame:
+    """One column per name, each a different random pattern of 1s and 2s: usable as a label
+    (2 = positive), a score, a weight, a group and a group weight, so that one call can give
+    every role a colliding name, and a wrong column shows as a wrong number."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({name: rng.integers(1, 3, n).astype("int64") for name in NAMES})
+
+
+def rotation(i: int) -> dict[str, str]:
+    """Call ``i`` gives role ``k`` the name ``NAMES[i + k]``: over ``len(NAMES)`` calls every
+    name plays every role, beside other sqlauc names in the other roles."""
+    return {role: NAMES[(i + k) % len(NAMES)] for k, role in enumerate(ROLES)}
+
+
+def test_every_sqlauc_name_as_every_column(backend):
+    """group_auc reads all five roles (label, score, weight, group, group weight): with each
+    named like one of sqlauc's own names, its numbers equal the reference on those columns,
+    and its frame has unique names, the group column named as given or ``group``."""
+    frame = name_table()
+    table = backend.create(frame)
+    for i in range(len(NAMES)):
+        roles = rotation(i)
+        got = quiet(
+            sqlauc.group_auc,
+            backend.con,
+            table,
+            label=roles["label"],
+            score=roles["score"],
+            weight=roles["weight"],
+            group=roles["group"],
+            group_weight=roles["group_weight"],
+            pos_label=2,
+            method="grouped",
+        )
+        expected = gauc_reference(
+            frame.assign(sqlauc_test_y=frame[roles["label"]] == 2),
+            group=roles["group"],
+            y_pos="sqlauc_test_y",
+            score=roles["score"],
+            weight=roles["weight"],
+            group_weight=roles["group_weight"],
+        )["groups"]
+        group_name = "group" if roles["group"] in GROUP_AUC_COLUMNS else roles["group"]
+        assert list(got.columns) == [group_name, *GROUP_AUC_COLUMNS], roles
+        assert got.iloc[:, 0].tolist() == expected["group"].tolist(), roles
+        for column in GROUP_AUC_COLUMNS:
+            assert np.allclose(got[column], expected[column], rtol=0, atol=TOL, equal_nan=True), (
+                roles,
+                column,
+            )
+
+
+#: The input relation's own columns given to other roles (a label column named ``score``, a
+#: score column named ``label``, ...): the names most likely to be confused inside one SELECT,
+#: where ClickHouse resolves a name to a SELECT alias before a column.
+SWAPS = [
+    {"label": "score", "score": "label", "weight": "gw", "group": "weight", "group_weight": "grp"},
+    {
+        "label": "grp",
+        "score": "gw",
+        "weight": "label",
+        "group": "score",
+        "group_weight": "label_value",
+    },
+]
+
+
+@pytest.mark.parametrize("roles", SWAPS, ids=["swap", "shift"])
+def test_input_names_in_other_roles_every_metric(backend, roles):
+    frame = name_table(seed=12)
+    table = backend.create(frame)
+    y = (frame[roles["label"]] == 2).to_numpy()
+    s = frame[roles["score"]].to_numpy(dtype=float)
+    w = frame[roles["weight"]].to_numpy(dtype=float)
+    common = dict(label=roles["label"], score=roles["score"], pos_label=2)
+    for method in ("grouped", "bucketed"):
+        got = sqlauc.auc(backend.con, table, weight=roles["weight"], method=method, **common)
+        assert got == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=TOL), method
+    method = "grouped" if backend.dialect in RANK_NOT_EXACT else "rank"
+    got = sqlauc.auc(backend.con, table, method=method, **common)
+    assert got == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    assert got == pytest.approx(brute_auc(y, s), abs=TOL)
+    curve = sqlauc.roc_curve(
+        backend.con, table, weight=roles["weight"], drop_intermediate=False, **common
+    )
+    fpr, tpr, thresholds = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    assert np.allclose(curve["fpr"], fpr, rtol=0, atol=TOL)
+    assert np.allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
+    assert np.array_equal(curve["threshold"], thresholds)
+    expected = gauc_reference(
+        frame.assign(sqlauc_test_y=y),
+        group=roles["group"],
+        y_pos="sqlauc_test_y",
+        score=roles["score"],
+        weight=roles["weight"],
+        group_weight=roles["group_weight"],
+    )
+    got_gauc = quiet(
+        sqlauc.gauc,
+        backend.con,
+        table,
+        group=roles["group"],
+        weight=roles["weight"],
+        group_weight=roles["group_weight"],
+        **common,
+    )
+    assert got_gauc.gauc == pytest.approx(expected["gauc"], abs=TOL)
+    assert got_gauc.groups_used == expected["groups_used"]
