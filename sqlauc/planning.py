@@ -9,7 +9,7 @@ resolve names and types -> parse the filter -> pick the formulation -> build ``s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -289,6 +289,12 @@ def plan(
     if engine is not None:
         _check_types(roles, kinds, source.description)
         label_kind = type_kind(kinds[roles.label])
+        # the score and group keep their own type in sqlauc_input (see inputs.normalised)
+        roles = replace(
+            roles,
+            score_type=kinds[roles.score],
+            group_type=kinds[roles.group] if roles.group is not None else "",
+        )
     where = (
         filters.parse_filter(
             options.where, dialect=target, columns=columns, relation=source.description
