@@ -68,6 +68,12 @@ def check_auc(backend, source, y, s) -> None:
         assert got == pytest.approx(expected, abs=TOL), method
 
 
+def check_sql(backend, table, y, s) -> None:
+    """sqlauc.sql() without a connection (column types unknown), run by the engine, agrees."""
+    query = sqlauc.sql("auc", table, dialect=backend.dialect, method="grouped")
+    assert backend.execute(query)[0][0] == pytest.approx(brute_auc(y, s), abs=TOL)
+
+
 def check_roc(backend, source, y, s, thresholds: bool = True) -> None:
     """roc_curve() has one point per distinct score, with the reference's rates."""
     full = quiet(sqlauc.roc_curve, backend.con, source, drop_intermediate=False)
@@ -154,6 +160,7 @@ def test_negative_zero_scores_and_groups_in_a_table(backend):
     table = backend.create(frame)
     y, s, groups = _references(frame)
     check_auc(backend, table, y, s)
+    check_sql(backend, table, y, s)
     check_roc(backend, table, y, s)
     check_gauc(backend, table, groups, group="g")
 
@@ -194,6 +201,7 @@ def test_bigint_scores_keep_their_order(backend):
     s = dense_ranks(scores)
     assert float(BIG) == float(BIG + 1)  # what a cast to DOUBLE would make of them
     check_auc(backend, table, y, s)
+    check_sql(backend, table, y, s)
     check_roc(backend, table, y, s, thresholds=False)
     check_gauc(backend, table, pd.DataFrame({"y": y, "s": s, "g": groups}))
 
@@ -248,6 +256,9 @@ SMALLEST = 5e-324  # the smallest subnormal
 EXTREMES = {
     "1e300": ([1e300, -1e300, 1e300, -1e300, 1e-300], 40),
     "1e300-few": ([1e300, -1e300, 1e300, -1e300], 2),
+    "1e300-subnormal": ([1e300, 0.0, SMALLEST, 0.5], 0),
+    "1e300-1e-300": ([1e300, 1e-300, 2e-300, 0.3], 0),
+    "1e300-zero": ([1e300, 0.0, 1e-300], 0),
     "1e308": ([1e308, -1e308, 1e308], 2),
     "largest": ([LARGEST, -LARGEST, LARGEST, 1e308], 3),
     "largest-many": ([LARGEST, -LARGEST], 40),
@@ -265,7 +276,7 @@ def test_extreme_finite_scores(backend, case):
     scores = extremes + ordinary
     labels = rng.integers(0, 2, size=len(scores))
     labels[:2] = [1, 0]
-    groups = np.arange(len(scores)) % 3
+    groups = (np.arange(len(scores)) // 2) % 3  # group 0 holds the rows labelled 1 and 0
     frame = pd.DataFrame({"id": np.arange(len(scores)), "label": labels, "score": scores})
     table = backend.create(frame.assign(g=groups))
     assert _select(backend, table, "score") == scores  # stored as given
