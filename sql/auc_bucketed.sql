@@ -12,8 +12,15 @@
 -- the second term is a cumulative sum PARTITION BY bucket (runs per bucket, in parallel); the
 -- first is a cumulative sum over the per-bucket totals (at most 6,145 rows: the only step that
 -- runs in one place). Buckets only split the work: any non-decreasing b gives the exact AUC,
--- and b is built from comparisons, subtraction, division by a positive number and FLOOR, each
--- non-decreasing in IEEE arithmetic, so b is (no LOG or other function that might not be).
+-- and b is built from the cast to DOUBLE, comparisons, subtraction, multiplication and
+-- division by a positive number and FLOOR, each non-decreasing in IEEE arithmetic, so b is (no
+-- LOG or other function that might not be). The score itself keeps its type (an integer or
+-- decimal score is grouped and ordered exactly); only the bucket is computed on its DOUBLE
+-- value x, clamped to [-1e300, 1e300] (non-decreasing too). No finite score overflows or
+-- underflows, which PostgreSQL and MariaDB raise as errors: a difference d of clamped values is
+-- at most 2e300 (d * 4096 is a double), and a quotient d / width (0 <= d <= width) is taken
+-- only when d * K >= width, so it lies in [1 / K, 1]; below that the bucket is 0 (what FLOOR
+-- would give).
 --
 -- Buckets: 4,096 of equal width over [low, high], and 1,024 of equal width over each tail,
 -- [min, low) and (high, max] (min and max of the finite scores). [low, high] is mean -+ 2
@@ -38,8 +45,16 @@ WITH log_scores AS (
     SELECT
         score,
         CASE WHEN score < 0 THEN -LN(1.0 - score) ELSE LN(1.0 + score) END AS log_score
-    FROM sqlauc_input
-    WHERE score * 0 = 0
+    FROM (
+        SELECT
+            CASE
+                WHEN CAST(score AS DOUBLE) > 1e300 THEN 1e300
+                WHEN CAST(score AS DOUBLE) < -1e300 THEN -1e300
+                ELSE CAST(score AS DOUBLE)
+            END AS score
+        FROM sqlauc_input
+        WHERE score * 0 = 0
+    ) AS finite_scores
 ),
 score_moments AS (
     SELECT
@@ -88,25 +103,26 @@ score_limits AS (
     FROM log_limits
 ),
 score_range AS (
-    -- the width of each piece; NULL (one bucket) when it is empty or too wide for a double.
-    -- joins_finite is the join key of the finite scores (1, or 0 when there is none)
+    -- the width of each piece; NULL (one bucket) when it is empty. joins_finite is the join key
+    -- of the finite scores (1, or 0 when there is none)
     SELECT
         CASE WHEN lowest IS NULL THEN 0 ELSE 1 END AS joins_finite,
         lowest,
         highest,
         low,
         high,
-        CASE WHEN low > lowest AND (low - lowest) * 0 = 0 THEN low - lowest END AS lower_width,
-        CASE WHEN high > low AND (high - low) * 0 = 0 THEN high - low END AS middle_width,
-        CASE WHEN highest > high AND (highest - high) * 0 = 0 THEN highest - high END
-            AS upper_width
+        CASE WHEN low > lowest THEN low - lowest END AS lower_width,
+        CASE WHEN high > low THEN high - low END AS middle_width,
+        CASE WHEN highest > high THEN highest - high END AS upper_width
     FROM score_limits
 ),
 bucketed AS (
     -- score_range is one row, joined to every finite score by an equality on a key (not a
     -- CROSS JOIN, which Spark runs as a nested loop join, about 20% more CPU in all at 1e7 rows)
-    -- every (score - start) / width lies in [0, 1] (min and max are clamped first, in case the
-    -- input is not deterministic), so FLOOR never sees a huge or non-finite value
+    -- every (x - start) / width lies in [0, 1] (min and max are clamped first, in case the
+    -- input is not deterministic) and is computed only when it is at least 1 / K, so FLOOR
+    -- never sees a huge, tiny or non-finite value; a NULL width (one bucket) gives 0. x is the
+    -- clamped DOUBLE value of the score, as in log_scores
     SELECT
         score_counts.score,
         score_counts.pos_w,
@@ -119,34 +135,43 @@ bucketed AS (
         score_counts.neg_label_max,
         CASE WHEN score_counts.score * 0 = 0 THEN
             CASE
-                WHEN score_counts.score <= score_range.lowest THEN 0
-                WHEN score_counts.score >= score_range.highest THEN 6144
-                WHEN score_counts.score < score_range.low
-                THEN COALESCE(
-                    FLOOR(
-                        (score_counts.score - score_range.lowest) / score_range.lower_width
-                        * 1024.0
-                    ),
-                    0
-                )
-                WHEN score_counts.score <= score_range.high
-                THEN 1024 + COALESCE(
-                    FLOOR(
-                        (score_counts.score - score_range.low) / score_range.middle_width
-                        * 4096.0
-                    ),
-                    0
-                )
-                ELSE 5120 + COALESCE(
-                    FLOOR(
-                        (score_counts.score - score_range.high) / score_range.upper_width
-                        * 1024.0
-                    ),
-                    0
-                )
+                WHEN score_counts.x <= score_range.lowest THEN 0
+                WHEN score_counts.x >= score_range.highest THEN 6144
+                WHEN score_counts.x < score_range.low
+                THEN CASE
+                    WHEN (score_counts.x - score_range.lowest) * 1024.0 >= score_range.lower_width
+                    THEN FLOOR(
+                        (score_counts.x - score_range.lowest) / score_range.lower_width * 1024.0
+                    )
+                    ELSE 0
+                END
+                WHEN score_counts.x <= score_range.high
+                THEN 1024 + CASE
+                    WHEN (score_counts.x - score_range.low) * 4096.0 >= score_range.middle_width
+                    THEN FLOOR(
+                        (score_counts.x - score_range.low) / score_range.middle_width * 4096.0
+                    )
+                    ELSE 0
+                END
+                ELSE 5120 + CASE
+                    WHEN (score_counts.x - score_range.high) * 1024.0 >= score_range.upper_width
+                    THEN FLOOR(
+                        (score_counts.x - score_range.high) / score_range.upper_width * 1024.0
+                    )
+                    ELSE 0
+                END
             END
         END AS bucket
-    FROM score_counts
+    FROM (
+        SELECT
+            *,
+            CASE
+                WHEN CAST(score AS DOUBLE) > 1e300 THEN 1e300
+                WHEN CAST(score AS DOUBLE) < -1e300 THEN -1e300
+                ELSE CAST(score AS DOUBLE)
+            END AS x
+        FROM score_counts
+    ) AS score_counts
     LEFT JOIN score_range
         ON score_range.joins_finite = CASE WHEN score_counts.score * 0 = 0 THEN 1 ELSE 0 END
 ),

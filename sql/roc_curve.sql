@@ -60,7 +60,7 @@ flagged AS (
     UNION ALL
     SELECT
         point,
-        threshold,
+        CAST(threshold AS DOUBLE) AS threshold,  -- a float64 threshold, as sklearn's
         tp,
         fp,
         CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,

@@ -33,6 +33,15 @@ DEFAULT_METHOD: dict[str, str] = {
     "hive": "bucketed",
 }
 
+#: dialect -> why its GROUP BY keeps -0.0 and 0.0 apart although they compare equal (a score
+#: rounded from -0.04 is -0.0): a score split in two rows loses its tie (a wrong AUC, an extra
+#: ROC point), a group in two its pairs. There ``sqlauc_input`` adds 0 to floating-point score
+#: and group columns (see :func:`sqlauc.inputs.normalised`). DuckDB, SQLite, PostgreSQL,
+#: MariaDB and Spark group them together (tests/test_score_values.py runs all six).
+SIGNED_ZEROS_APART: dict[str, str] = {
+    "clickhouse": "GROUP BY over a Float64 key holding -0.0 and 0.0 returns two groups",
+}
+
 #: dialect -> {sqlglot type: the engine's own type name}. Oracle's DOUBLE PRECISION (what
 #: sqlglot writes for DOUBLE) is a decimal NUMBER: NaN and inf cannot be cast to it and its
 #: arithmetic is not IEEE; BINARY_DOUBLE is the IEEE double every other engine computes with.

@@ -9,9 +9,12 @@
                  non-positive value is 0 and templates compare the negative values' min and max
     label_value  the raw label value (diagnostics: which values were seen); 0/1 for a
                  boolean label
-    score        CAST(score AS DOUBLE)
+    score        the score column in its own type (integers and decimals keep their order:
+                 BIGINT 2^53 + 1 is not 2^53, as it would be as a DOUBLE); a boolean score is
+                 CAST(score AS INT); a floating-point score is score + 0 where the engine's
+                 GROUP BY tells -0.0 from 0.0 (see :func:`normalised`)
     weight       CAST(weight AS DOUBLE), or 1.0 when unweighted
-    grp          the group column (group metrics only)
+    grp          the group column (group metrics only), normalised like the score
     gw           CAST(group weight column AS DOUBLE) (group_weight=<column> only)
 
 built as one SELECT over the source (a quoted table, a file reader, a DataFrame) with the
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from sqlauc import dialects
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -47,13 +51,56 @@ _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 
 @dataclass(frozen=True)
 class Roles:
-    """The resolved column names of one call (exact spellings)."""
+    """The resolved column names of one call (exact spellings), with the engine's type names
+    of the score and group columns ("" when unknown: no connection, or SQLite)."""
 
     label: str
     score: str
     weight: str | None = None
     group: str | None = None
     group_weight_column: str | None = None
+    score_type: str = ""
+    group_type: str = ""
+
+
+_WRAPPED = re.compile(r"^(NULLABLE|LOWCARDINALITY)\((.*)\)$")
+_FLOAT = re.compile(r"^(FLOAT\d*|DOUBLE( PRECISION)?|REAL)$")
+
+
+def type_class(type_name: str) -> str:
+    """``float``, ``bool``, ``unknown`` (no type name) or ``other`` (integers, decimals, and
+    anything else) for an engine's type name."""
+    upper = type_name.strip().upper()
+    while (wrapped := _WRAPPED.match(upper)) is not None:
+        upper = wrapped.group(2).strip()
+    if upper in ("", "UNKNOWN"):
+        return "unknown"
+    if upper in ("BOOLEAN", "BOOL"):
+        return "bool"
+    return "float" if _FLOAT.match(upper) else "other"
+
+
+def normalised(name: str, type_name: str, dialect: str, *, numeric: bool) -> exp.Expr:
+    """A score or group column as the templates group and order it.
+
+    Rule: the column keeps its own type (no cast to DOUBLE, which would merge integers beyond
+    2^53 and decimals closer than a double's precision), except a boolean score, cast to INT
+    (PostgreSQL has no arithmetic on booleans). Where the dialect's GROUP BY keeps -0.0 and
+    0.0 apart (:data:`sqlauc.dialects.SIGNED_ZEROS_APART`), a floating-point column becomes
+    ``column + 0``: -0.0 + 0 = +0.0 in IEEE arithmetic, every other value is unchanged, and
+    the type stays (an integer 0 widens no column). Integers and decimals hold no -0.0 and are
+    left alone; a score of unknown type (``numeric``: it was checked to be a number where the
+    type is known) gets ``+ 0`` too, a group of unknown type (maybe a string) does not.
+    """
+    value = column(name)
+    kind = type_class(type_name)
+    if kind == "bool" and numeric:
+        return exp.Cast(this=value, to=_INT.copy())
+    if dialect in dialects.SIGNED_ZEROS_APART and (
+        kind == "float" or (kind == "unknown" and numeric)
+    ):
+        return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
+    return value
 
 
 def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Expr:
@@ -162,7 +209,8 @@ def build(
             value = exp.Cast(this=value, to=_INT.copy())
         projections.append(exp.alias_(value, "label_value", copy=False))
     if "score" in needed:
-        projections.append(exp.alias_(_as_double(roles.score), "score", copy=False))
+        score = normalised(roles.score, roles.score_type, dialect, numeric=True)
+        projections.append(exp.alias_(score, "score", copy=False))
     if "weight" in needed:
         weight = (
             _as_double(roles.weight)
@@ -173,7 +221,8 @@ def build(
     if "grp" in needed:
         if roles.group is None:
             raise ValueError("this metric needs a group column")
-        projections.append(exp.alias_(column(roles.group), "grp", copy=False))
+        group = normalised(roles.group, roles.group_type, dialect, numeric=False)
+        projections.append(exp.alias_(group, "grp", copy=False))
     if "gw" in needed:
         gw = (
             _as_double(roles.group_weight_column)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -311,6 +311,12 @@ def plan(
     if engine is not None:
         _check_types(roles, kinds, source.description)
         label_kind = type_kind(kinds[roles.label])
+        # the score and group keep their own type in sqlauc_input (see inputs.normalised)
+        roles = replace(
+            roles,
+            score_type=kinds[roles.score],
+            group_type=kinds[roles.group] if roles.group is not None else "",
+        )
     where = (
         filters.parse_filter(
             options.where,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import decimal
 import itertools
 import math
 import os
@@ -97,6 +98,11 @@ def iso_text(value: Any, kind: str) -> str:
     return pd.Timestamp(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _kinds(frame: pd.DataFrame, types: dict[str, str] | None) -> dict[str, str]:
+    declared = types or {}
+    return {c: declared.get(c) or _column_type(frame[c]) for c in frame.columns}
+
+
 class Backend:
     """One executed engine: ``con`` for sqlauc, ``create`` for the tests' tables."""
 
@@ -105,6 +111,10 @@ class Backend:
     #: which special floats a DOUBLE column of the engine can hold
     stores_nan = True
     stores_inf = True
+    #: whether a DOUBLE column keeps the sign of -0.0 (a stored -0.0 reads back as -0.0)
+    stores_negative_zero = True
+    #: whether a DECIMAL(38,20) column holds its 38 exact digits
+    stores_exact_decimal = True
     #: dialect spelling of the special floats (a string cast to DOUBLE)
     special_text: ClassVar[dict[str, str]] = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
     #: the name of a string column type
@@ -137,6 +147,12 @@ class Backend:
                 this=exp.Literal.string(self.special_text[value.name]),
                 to=exp.DataType.build("DOUBLE"),
             )
+        if isinstance(value, decimal.Decimal):
+            # from its text: a decimal literal would be a DOUBLE in some engines (ClickHouse)
+            return exp.Cast(this=exp.Literal.string(str(value)), to=exp.DataType.build(kind))
+        if isinstance(value, float) and value == 0 and math.copysign(1.0, value) < 0:
+            # -0.0 from its text: the literal -0.0 is a DECIMAL zero (no sign) in most engines
+            return exp.Cast(this=exp.Literal.string("-0.0"), to=exp.DataType.build("DOUBLE"))
         if kind == "BOOLEAN":
             return exp.Boolean(this=bool(value))
         if kind == "TEXT":
@@ -151,8 +167,10 @@ class Backend:
         data_type = exp.DataType.build(self.text_type if kind == "TEXT" else kind)
         return exp.ColumnDef(this=self.quoted(name), kind=data_type)
 
-    def create_statements(self, name: str, frame: pd.DataFrame) -> list[str]:
-        kinds = {c: _column_type(frame[c]) for c in frame.columns}
+    def create_statements(
+        self, name: str, frame: pd.DataFrame, types: dict[str, str] | None = None
+    ) -> list[str]:
+        kinds = _kinds(frame, types)
         schema = exp.Schema(
             this=self.table_expr(name),
             expressions=[self.column_def(c, k) for c, k in kinds.items()],
@@ -180,15 +198,22 @@ class Backend:
         return ""
 
     # -- the interface ----------------------------------------------------------------------
-    def create(self, frame: pd.DataFrame, name: str | None = None) -> Any:
-        """Create a table holding ``frame``; return the reference to pass to sqlauc."""
+    def create(
+        self, frame: pd.DataFrame, name: str | None = None, types: dict[str, str] | None = None
+    ) -> Any:
+        """Create a table holding ``frame``; return the reference to pass to sqlauc.
+
+        ``types`` declares the SQL type of some columns (DuckDB spelling, e.g. ``BIGINT`` or
+        ``DECIMAL(38,20)``); the others get a type from their pandas dtype. A DECIMAL column's
+        values are ``decimal.Decimal`` objects, inserted from their text.
+        """
         name = name or f"sqlauc_t{os.getpid()}_{next(_UNIQUE)}"
         # registered before anything can fail: a CREATE that succeeds and an INSERT that
         # fails (MariaDB refuses NaN) must still leave a table that close() drops
         self.created.append(name)
         self.drop(name)  # a table left behind by an interrupted run
         try:
-            for statement in self.create_statements(name, frame):
+            for statement in self.create_statements(name, frame, types):
                 self.execute(statement)
         except BaseException:
             with contextlib.suppress(Exception):
@@ -228,6 +253,8 @@ class DuckDBBackend(Backend):
 class SQLiteBackend(Backend):
     name = dialect = "sqlite"
     stores_nan = False  # SQLite stores NaN as NULL
+    stores_negative_zero = False  # a REAL column stores -0.0 as 0.0 (it computes with -0.0)
+    stores_exact_decimal = False  # DECIMAL has NUMERIC affinity: stored as a REAL (a double)
 
     def __init__(self) -> None:
         super().__init__()
@@ -292,6 +319,7 @@ class PostgresBackend(Backend):
 class MySQLBackend(Backend):
     name = dialect = "mysql"
     stores_nan = stores_inf = False  # MySQL/MariaDB DOUBLE holds finite values only
+    stores_negative_zero = False  # MariaDB stores -0.0 as 0.0 (it computes with -0.0)
     text_type = "VARCHAR(200)"
 
     def __init__(self) -> None:
@@ -362,9 +390,11 @@ class SparkBackend(Backend):
         super().__init__()
         self.con = spark
 
-    def create_statements(self, name: str, frame: pd.DataFrame) -> list[str]:
+    def create_statements(
+        self, name: str, frame: pd.DataFrame, types: dict[str, str] | None = None
+    ) -> list[str]:
         # a temporary view over typed VALUES (Spark has no INSERT into a temp view)
-        kinds = {c: _column_type(frame[c]) for c in frame.columns}
+        kinds = _kinds(frame, types)
         inner = [f"c{i}" for i in range(len(frame.columns))]
         rows = [
             exp.Tuple(

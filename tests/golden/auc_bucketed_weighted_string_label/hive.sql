@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST(`outcome` = 'click' AS INT) AS label,
     `outcome` AS label_value,
-    CAST(`Score` AS DOUBLE) AS score,
+    `Score` AS score,
     CAST(`sample_w` AS DOUBLE) AS weight
   FROM `analytics`.`events`
 ), per_label_score AS (
@@ -49,9 +49,19 @@ WITH sqlauc_input AS (
   SELECT
     score,
     CASE WHEN score < 0 THEN -LN(1.0 - score) ELSE LN(1.0 + score) END AS log_score
-  FROM sqlauc_input
-  WHERE
-    score * 0 = 0
+  FROM (
+    SELECT
+      CASE
+        WHEN CAST(score AS DOUBLE) > 1e300
+        THEN 1e300
+        WHEN CAST(score AS DOUBLE) < -1e300
+        THEN -1e300
+        ELSE CAST(score AS DOUBLE)
+      END AS score
+    FROM sqlauc_input
+    WHERE
+      score * 0 = 0
+  ) AS finite_scores
 ), score_moments AS (
   SELECT
     MIN(score) AS lowest,
@@ -102,15 +112,9 @@ WITH sqlauc_input AS (
     highest,
     low,
     high,
-    CASE WHEN low > lowest AND (
-      low - lowest
-    ) * 0 = 0 THEN low - lowest END AS lower_width,
-    CASE WHEN high > low AND (
-      high - low
-    ) * 0 = 0 THEN high - low END AS middle_width,
-    CASE WHEN highest > high AND (
-      highest - high
-    ) * 0 = 0 THEN highest - high END AS upper_width
+    CASE WHEN low > lowest THEN low - lowest END AS lower_width,
+    CASE WHEN high > low THEN high - low END AS middle_width,
+    CASE WHEN highest > high THEN highest - high END AS upper_width
   FROM score_limits
 ), bucketed AS (
   SELECT
@@ -126,33 +130,53 @@ WITH sqlauc_input AS (
     CASE
       WHEN score_counts.score * 0 = 0
       THEN CASE
-        WHEN score_counts.score <= score_range.lowest
+        WHEN score_counts.x <= score_range.lowest
         THEN 0
-        WHEN score_counts.score >= score_range.highest
+        WHEN score_counts.x >= score_range.highest
         THEN 6144
-        WHEN score_counts.score < score_range.low
-        THEN COALESCE(
-          FLOOR((
-            score_counts.score - score_range.lowest
-          ) / score_range.lower_width * 1024.0),
-          0
-        )
-        WHEN score_counts.score <= score_range.high
-        THEN 1024 + COALESCE(
-          FLOOR((
-            score_counts.score - score_range.low
-          ) / score_range.middle_width * 4096.0),
-          0
-        )
-        ELSE 5120 + COALESCE(
-          FLOOR((
-            score_counts.score - score_range.high
-          ) / score_range.upper_width * 1024.0),
-          0
-        )
+        WHEN score_counts.x < score_range.low
+        THEN CASE
+          WHEN (
+            score_counts.x - score_range.lowest
+          ) * 1024.0 >= score_range.lower_width
+          THEN FLOOR((
+            score_counts.x - score_range.lowest
+          ) / score_range.lower_width * 1024.0)
+          ELSE 0
+        END
+        WHEN score_counts.x <= score_range.high
+        THEN 1024 + CASE
+          WHEN (
+            score_counts.x - score_range.low
+          ) * 4096.0 >= score_range.middle_width
+          THEN FLOOR((
+            score_counts.x - score_range.low
+          ) / score_range.middle_width * 4096.0)
+          ELSE 0
+        END
+        ELSE 5120 + CASE
+          WHEN (
+            score_counts.x - score_range.high
+          ) * 1024.0 >= score_range.upper_width
+          THEN FLOOR((
+            score_counts.x - score_range.high
+          ) / score_range.upper_width * 1024.0)
+          ELSE 0
+        END
       END
     END AS bucket
-  FROM score_counts
+  FROM (
+    SELECT
+      *,
+      CASE
+        WHEN CAST(score AS DOUBLE) > 1e300
+        THEN 1e300
+        WHEN CAST(score AS DOUBLE) < -1e300
+        THEN -1e300
+        ELSE CAST(score AS DOUBLE)
+      END AS x
+    FROM score_counts
+  ) AS score_counts
   LEFT JOIN score_range
     ON score_range.joins_finite = CASE WHEN score_counts.score * 0 = 0 THEN 1 ELSE 0 END
 ), in_bucket AS (

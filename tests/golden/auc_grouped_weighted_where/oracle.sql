@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
     "clicked" AS label_value,
-    CAST("Score" AS BINARY_DOUBLE) AS score,
+    "Score" AS score,
     CAST("sample_w" AS BINARY_DOUBLE) AS weight
   FROM "analytics"."events"
   WHERE

@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN [clicked] IS NULL THEN NULL WHEN [clicked] = 1 THEN 1 ELSE 0 END AS label,
     [clicked] AS label_value,
-    CAST([Score] AS FLOAT) AS score,
+    [Score] AS score,
     CAST([sample_w] AS FLOAT) AS weight
   FROM [analytics].[events]
   WHERE

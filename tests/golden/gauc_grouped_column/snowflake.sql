@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST("clicked" = 1 AS INT) AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE) AS score,
+    "Score" AS score,
     CAST(1 AS DOUBLE) AS weight,
     "user_id" AS grp,
     CAST("gw_col" AS DOUBLE) AS gw

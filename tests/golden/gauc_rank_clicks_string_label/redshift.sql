@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST("outcome" = 'click' AS INTEGER) AS label,
     "outcome" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
+    "Score" AS score,
     "user_id" AS grp,
     CAST(NULL AS DOUBLE PRECISION) AS gw
   FROM "analytics"."events"

@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN [outcome] IS NULL THEN NULL WHEN [outcome] = 'click' THEN 1 ELSE 0 END AS label,
     [outcome] AS label_value,
-    CAST([Score] AS FLOAT) AS score,
+    [Score] AS score,
     [user_id] AS grp,
     CAST(NULL AS FLOAT) AS gw
   FROM [analytics].[events]

@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST(`clicked` = 1 AS INT) AS label,
     `clicked` AS label_value,
-    CAST(`Score` AS DOUBLE) AS score,
+    `Score` AS score,
     `user_id` AS grp,
     CAST(NULL AS DOUBLE) AS gw
   FROM `analytics`.`events`

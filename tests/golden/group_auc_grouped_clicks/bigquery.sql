@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST(`clicked` = 1 AS INT64) AS label,
     `clicked` AS label_value,
-    CAST(`Score` AS FLOAT64) AS score,
+    `Score` AS score,
     CAST(1 AS FLOAT64) AS weight,
     `user_id` AS grp,
     CAST(NULL AS FLOAT64) AS gw

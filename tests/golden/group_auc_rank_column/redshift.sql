@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST("clicked" = 1 AS INTEGER) AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE PRECISION) AS score,
+    "Score" AS score,
     "user_id" AS grp,
     CAST("gw_col" AS DOUBLE PRECISION) AS gw
   FROM "analytics"."events"

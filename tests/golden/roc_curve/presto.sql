@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CAST("clicked" = 1 AS INTEGER) AS label,
     "clicked" AS label_value,
-    CAST("Score" AS DOUBLE) AS score,
+    "Score" AS score,
     CAST(1 AS DOUBLE) AS weight
   FROM "analytics"."events"
 ), per_label_score AS (
@@ -84,7 +84,7 @@ WITH sqlauc_input AS (
   UNION ALL
   SELECT
     point,
-    threshold,
+    CAST(threshold AS DOUBLE) AS threshold,
     tp,
     fp,
     CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,

@@ -2,7 +2,7 @@ WITH sqlauc_input AS (
   SELECT
     CASE WHEN [outcome] IS NULL THEN NULL WHEN [outcome] = 'click' THEN 1 ELSE 0 END AS label,
     [outcome] AS label_value,
-    CAST([Score] AS FLOAT) AS score,
+    [Score] AS score,
     CAST([sample_w] AS FLOAT) AS weight
   FROM [analytics].[events]
 ), per_label_score AS (
@@ -84,7 +84,7 @@ WITH sqlauc_input AS (
   UNION ALL
   SELECT
     point,
-    threshold,
+    CAST(threshold AS FLOAT) AS threshold,
     tp,
     fp,
     CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,

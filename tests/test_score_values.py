@@ -1,0 +1,287 @@
+"""Score and group values at the edges of their types, on every executed engine.
+
+- Signed zeros: -0.0 and 0.0 compare equal, so they are one tie of scores and one group, on
+  every engine and every method (ClickHouse's GROUP BY keeps them apart unless sqlauc
+  normalises them; see ``sqlauc.dialects.SIGNED_ZEROS_APART``).
+- Integer and decimal scores are ordered by their own type: BIGINT 2^53 and 2^53 + 1, or
+  DECIMAL(38,20) values 1e-20 apart, are two scores, not a tie of their nearest doubles.
+- Extreme finite doubles (+-1e300, the largest double, subnormals) are ordinary scores for every
+  method, the bucketed one included.
+
+Each case is compared with the brute-force pair count (tests/reference.py) and scikit-learn,
+to 1e-12. Known gaps are strict xfails with a reason.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+import pytest
+from reference import brute_auc, brute_roc, gauc_reference
+from sklearn.metrics import roc_auc_score
+from sqlglot import exp
+
+import sqlauc
+from sqlauc.dialects import RANK_NOT_EXACT
+
+TOL = 1e-12
+METHODS = ["auto", "grouped", "rank", "bucketed"]
+
+
+def quiet(call, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+        return call(*args, **kwargs)
+
+
+def quoted(backend, reference) -> str:
+    parts = reference if isinstance(reference, tuple) else (reference,)
+    table = exp.Table(
+        this=exp.to_identifier(parts[-1], quoted=True),
+        db=exp.to_identifier(parts[0], quoted=True) if len(parts) == 2 else None,
+    )
+    return table.sql(dialect=backend.dialect)
+
+
+def dense_ranks(values) -> np.ndarray:
+    """Each value's rank among the distinct values (Python's own exact comparison)."""
+    order = {v: i for i, v in enumerate(sorted(set(values)))}
+    return np.array([order[v] for v in values], dtype=float)
+
+
+def check_auc(backend, source, y, s) -> None:
+    """auc() by every method equals the pair count and sklearn on (y, s)."""
+    expected = brute_auc(y, s)
+    assert expected == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    for method in METHODS:
+        if method == "rank" and backend.dialect in RANK_NOT_EXACT:
+            with pytest.raises(ValueError, match="not exact"):
+                sqlauc.auc(backend.con, source, method=method)
+            continue
+        got = quiet(sqlauc.auc, backend.con, source, method=method)
+        assert got == pytest.approx(expected, abs=TOL), method
+
+
+def check_sql(backend, table, y, s) -> None:
+    """sqlauc.sql() without a connection (column types unknown), run by the engine, agrees."""
+    query = sqlauc.sql("auc", table, dialect=backend.dialect, method="grouped")
+    assert backend.execute(query)[0][0] == pytest.approx(brute_auc(y, s), abs=TOL)
+
+
+def check_roc(backend, source, y, s, thresholds: bool = True) -> None:
+    """roc_curve() has one point per distinct score, with the reference's rates."""
+    full = quiet(sqlauc.roc_curve, backend.con, source, drop_intermediate=False)
+    reference = brute_roc(y, s)
+    assert len(full) == len(reference)
+    np.testing.assert_allclose(full["fpr"], reference["fpr"], rtol=0, atol=TOL)
+    np.testing.assert_allclose(full["tpr"], reference["tpr"], rtol=0, atol=TOL)
+    if thresholds:
+        np.testing.assert_array_equal(full["threshold"], reference["threshold"])
+
+
+def check_gauc(backend, source, frame: pd.DataFrame, group: str = "g") -> None:
+    """gauc() and group_auc() by every method equal the pandas reference on ``frame``
+    (columns y, s and ``group``)."""
+    expected = gauc_reference(frame, group=group, y_pos="y", score="s")
+    for method in METHODS:
+        call = dict(group=group, method=method)
+        if method == "rank" and backend.dialect in RANK_NOT_EXACT:
+            with pytest.raises(ValueError, match="not exact"):
+                sqlauc.gauc(backend.con, source, **call)
+            continue
+        result = quiet(sqlauc.gauc, backend.con, source, **call)
+        assert result.gauc == pytest.approx(expected["gauc"], abs=TOL), method
+        assert (result.groups_used, result.groups_skipped) == (
+            expected["groups_used"],
+            expected["groups_skipped"],
+        ), method
+        per_group = quiet(sqlauc.group_auc, backend.con, source, **call)
+        reference = expected["groups"]
+        assert len(per_group) == len(reference), method
+        np.testing.assert_allclose(per_group["auc"], reference["auc"], rtol=0, atol=TOL)
+
+
+# -- signed zeros ------------------------------------------------------------------------------
+
+#: scores rounded to one decimal: -0.04 and -0.02 become -0.0, a tie with 0.0
+RAW = [-0.04, 0.03, -0.02, 0.01, 0.24, -0.33, 0.12, -0.14]
+ZERO_LABELS = [1, 0, 1, 0, 1, 0, 1, 0]
+
+
+def zero_frame() -> pd.DataFrame:
+    score = np.round(RAW, 1)
+    assert sum(math.copysign(1.0, v) < 0 for v in score if v == 0) == 2
+    # group: -0.0 for the first six rows, 0.0 for the next three, 1.0 for the last four; the
+    # -0.0 rows alone and the 0.0 rows alone have a different AUC than the zero group
+    group = [-0.0] * 6 + [0.0] * 3 + [1.0] * 4
+    return pd.DataFrame(
+        {
+            "id": np.arange(13),
+            "label": [*ZERO_LABELS, 0, 1, 0, 1, 0],
+            "score": [*score, 0.0, -0.0, 0.5, 0.7, 0.1],
+            "g": group,
+        }
+    )
+
+
+def _select(backend, table, column: str) -> list[float]:
+    name = exp.to_identifier(column, quoted=True)
+    query = exp.select(name).from_(exp.to_table(quoted(backend, table), dialect=backend.dialect))
+    return [row[0] for row in backend.execute(query.order_by("id").sql(dialect=backend.dialect))]
+
+
+def _references(frame: pd.DataFrame):
+    y = frame["label"].to_numpy() == 1
+    s = frame["score"].to_numpy(dtype=float)
+    return y, s, pd.DataFrame({"y": y, "s": s, "g": frame["g"].to_numpy(dtype=float) + 0.0})
+
+
+def test_stored_negative_zeros(backend):
+    """What a DOUBLE column stores for -0.0: its sign, except in SQLite and MariaDB (they compute
+    with -0.0 but store 0.0; -0.0 computed in a query is tested below)."""
+    frame = zero_frame()
+    table = backend.create(frame)
+    for column in ("score", "g"):
+        values = _select(backend, table, column)
+        assert values == pytest.approx(frame[column].tolist(), abs=0)
+        signs = [math.copysign(1.0, v) for v in values]
+        kept = frame[column] if backend.stores_negative_zero else frame[column] + 0.0
+        assert signs == [math.copysign(1.0, v) for v in kept]
+
+
+def test_negative_zero_scores_and_groups_in_a_table(backend):
+    frame = zero_frame()
+    table = backend.create(frame)
+    y, s, groups = _references(frame)
+    check_auc(backend, table, y, s)
+    check_sql(backend, table, y, s)
+    check_roc(backend, table, y, s)
+    check_gauc(backend, table, groups, group="g")
+
+
+def test_negative_zero_scores_and_groups_computed_in_a_query(backend):
+    """-0.0 made by the query itself (negating 0.0), which every engine computes with."""
+    frame = zero_frame()
+    stored = frame.assign(
+        score=frame["score"].abs(),
+        g=frame["g"].abs(),
+        neg_s=[int(math.copysign(1.0, v) < 0) for v in frame["score"]],
+        neg_g=[int(math.copysign(1.0, v) < 0) for v in frame["g"]],
+    )
+    table = backend.create(stored)
+    source = sqlauc.Query(
+        "SELECT label, CASE WHEN neg_s = 1 THEN -score ELSE score END AS score, "
+        f"CASE WHEN neg_g = 1 THEN -g ELSE g END AS g FROM {quoted(backend, table)}"
+    )
+    y, s, groups = _references(frame)
+    check_auc(backend, source, y, s)
+    check_roc(backend, source, y, s)
+    check_gauc(backend, source, groups, group="g")
+
+
+# -- integer and decimal scores ----------------------------------------------------------------
+
+BIG = 2**53
+
+
+def test_bigint_scores_keep_their_order(backend):
+    """2^53 and 2^53 + 1 are one double but two BIGINT scores."""
+    scores = [BIG, BIG + 1, BIG, BIG + 1, BIG + 2, BIG - 1, BIG + 1, BIG]
+    labels = [0, 1, 0, 1, 1, 0, 0, 1]
+    groups = [BIG + 1, BIG + 1, BIG + 1, BIG + 1, BIG, BIG, BIG, BIG]
+    frame = pd.DataFrame({"label": labels, "score": scores, "g": groups}, dtype="int64")
+    table = backend.create(frame, types={"score": "BIGINT", "g": "BIGINT"})
+    y = np.array(labels) == 1
+    s = dense_ranks(scores)
+    assert float(BIG) == float(BIG + 1)  # what a cast to DOUBLE would make of them
+    check_auc(backend, table, y, s)
+    check_sql(backend, table, y, s)
+    check_roc(backend, table, y, s, thresholds=False)
+    check_gauc(backend, table, pd.DataFrame({"y": y, "s": s, "g": groups}))
+
+
+DECIMALS = [
+    "1.00000000000000000001",
+    "1.00000000000000000000",
+    "0.99999999999999999999",
+    "0.00000000000000000001",
+    "-0.00000000000000000001",
+    "123456789012345678.00000000000000000001",
+    "123456789012345678.00000000000000000000",
+    "1.00000000000000000001",
+]
+
+
+def test_decimal_scores_keep_their_order(backend, request):
+    """DECIMAL(38,20) scores 1e-20 apart are distinct scores (one double each pair)."""
+    if not backend.stores_exact_decimal:
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason=f"{backend.name} has no exact DECIMAL: DECIMAL(38,20) is stored as a double",
+            )
+        )
+    values = [Decimal(v) for v in DECIMALS]
+    labels = [1, 0, 1, 1, 0, 1, 0, 0]
+    frame = pd.DataFrame({"label": labels, "score": pd.Series(values, dtype=object)})
+    table = backend.create(frame, types={"score": "DECIMAL(38,20)"})
+    y = np.array(labels) == 1
+    s = dense_ranks(values)
+    assert float(values[0]) == float(values[1])
+    check_auc(backend, table, y, s)
+    check_roc(backend, table, y, s, thresholds=False)
+
+
+def test_boolean_scores(backend):
+    labels = [1, 0, 1, 0, 1, 0, 0]
+    scores = [True, False, True, True, False, False, False]
+    table = backend.create(pd.DataFrame({"label": labels, "score": scores}))
+    y = np.array(labels) == 1
+    s = np.array(scores, dtype=float)
+    check_auc(backend, table, y, s)
+    check_roc(backend, table, y, s)
+
+
+# -- extreme finite doubles --------------------------------------------------------------------
+
+LARGEST = sys.float_info.max
+SMALLEST = 5e-324  # the smallest subnormal
+#: name -> (extreme scores, how many ordinary scores beside them)
+EXTREMES = {
+    "1e300": ([1e300, -1e300, 1e300, -1e300, 1e-300], 40),
+    "1e300-few": ([1e300, -1e300, 1e300, -1e300], 2),
+    "1e300-subnormal": ([1e300, 0.0, SMALLEST, 0.5], 0),
+    "1e300-1e-300": ([1e300, 1e-300, 2e-300, 0.3], 0),
+    "1e300-zero": ([1e300, 0.0, 1e-300], 0),
+    "1e308": ([1e308, -1e308, 1e308], 2),
+    "largest": ([LARGEST, -LARGEST, LARGEST, 1e308], 3),
+    "largest-many": ([LARGEST, -LARGEST], 40),
+    "tiny": ([1e-300, -1e-300, SMALLEST, -SMALLEST, 2.2250738585072014e-308], 40),
+    "subnormals": ([SMALLEST, -SMALLEST, 2 * SMALLEST, 0.0, SMALLEST], 0),
+    "all": ([LARGEST, -LARGEST, 1e300, -1e300, 1e-300, SMALLEST, -SMALLEST, 0.0], 10),
+}
+
+
+@pytest.mark.parametrize("case", list(EXTREMES))
+def test_extreme_finite_scores(backend, case):
+    extremes, n_ordinary = EXTREMES[case]
+    rng = np.random.default_rng(len(case))
+    ordinary = np.round(rng.normal(size=n_ordinary), 2).tolist()
+    scores = extremes + ordinary
+    labels = rng.integers(0, 2, size=len(scores))
+    labels[:2] = [1, 0]
+    groups = (np.arange(len(scores)) // 2) % 3  # group 0 holds the rows labelled 1 and 0
+    frame = pd.DataFrame({"id": np.arange(len(scores)), "label": labels, "score": scores})
+    table = backend.create(frame.assign(g=groups))
+    assert _select(backend, table, "score") == scores  # stored as given
+    y = labels == 1
+    s = np.array(scores)
+    check_auc(backend, table, y, s)
+    check_roc(backend, table, y, s)
+    check_gauc(backend, table, pd.DataFrame({"y": y, "s": s, "g": groups}))
