@@ -59,6 +59,22 @@ QUERY_SETTINGS: dict[str, dict[str, int]] = {
 #: (SQLite, and PostgreSQL/MariaDB for these CTE queries) or lack ordered aggregates.
 ORDERED_AGGREGATES: frozenset[str] = frozenset({"duckdb"})
 
+#: dialects without ordered aggregates where ``SUM(x ORDER BY x)`` (the value its own key) is
+#: written as the sum of the sorted array of the values instead. ClickHouse adds per thread
+#: (``max_threads``), so GAUC's plain sum over groups changes in its last digits; the array
+#: holds one value per group (its ``groupArray`` skips NULLs, as SUM does).
+SORTED_ARRAY_SUMS: frozenset[str] = frozenset({"clickhouse"})
+
+
+def _unordered(order: exp.Order, dialect: str) -> exp.Expr:
+    """The aggregate argument of ``SUM(x ORDER BY ...)`` for a dialect without ordered
+    aggregates: ``x``, or for ClickHouse's ``SUM(x ORDER BY x)`` the sorted array of the x's
+    (summed by ``arraySum``, see :func:`adapt`)."""
+    if dialect in SORTED_ARRAY_SUMS and [k.this for k in order.expressions] == [order.this]:
+        values = exp.Anonymous(this="groupArray", expressions=[order.this.copy()])
+        return exp.Anonymous(this="arraySort", expressions=[values])
+    return order.this
+
 
 def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
     """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply)."""
@@ -81,6 +97,11 @@ def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
         )
 
     def rename(node: exp.Expr) -> exp.Expr:
+        if unorder and isinstance(node, exp.Sum) and isinstance(node.this, exp.Order):
+            argument = _unordered(node.this, dialect)
+            if isinstance(argument, exp.Anonymous):
+                return exp.Anonymous(this="arraySum", expressions=[argument])
+            return exp.Sum(this=argument)
         if unorder and isinstance(node, exp.Order) and isinstance(node.parent, exp.AggFunc):
             return node.this
         if isinstance(node, exp.DataType) and node.this in types:

@@ -315,9 +315,14 @@ class TypeInference:
         if isinstance(node, (exp.RowNumber, exp.Rank, exp.DenseRank, exp.Ntile)):
             self._visit_children(node, scope, ctes)
             return BIGINT
-        if isinstance(node, exp.Anonymous):
-            self._visit_children(node, scope, ctes)
+        if isinstance(node, exp.ArraySum):
+            # ClickHouse's sum of sorted values (sqlauc.dialects.SORTED_ARRAY_SUMS)
+            return sub(node.this)
+        if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):
             name = node.name.lower()
+            if name in ("arraysort", "grouparray") and len(node.expressions) == 1:
+                return sub(node.expressions[0])
+            self._visit_children(node, scope, ctes)
             if name in ("cume_dist", "percent_rank"):
                 return DOUBLE
             if name in ("count_big", "rank", "row_number", "dense_rank"):
