@@ -66,14 +66,15 @@ ORDERED_AGGREGATES: frozenset[str] = frozenset({"duckdb"})
 SORTED_ARRAY_SUMS: frozenset[str] = frozenset({"clickhouse"})
 
 
-def _unordered(order: exp.Order, dialect: str) -> exp.Expr:
-    """The aggregate argument of ``SUM(x ORDER BY ...)`` for a dialect without ordered
-    aggregates: ``x``, or for ClickHouse's ``SUM(x ORDER BY x)`` the sorted array of the x's
-    (summed by ``arraySum``, see :func:`adapt`)."""
-    if dialect in SORTED_ARRAY_SUMS and [k.this for k in order.expressions] == [order.this]:
-        values = exp.Anonymous(this="groupArray", expressions=[order.this.copy()])
-        return exp.Anonymous(this="arraySort", expressions=[values])
-    return order.this
+def _unordered_sum(order: exp.Order, dialect: str) -> exp.Expr:
+    """``SUM(x ORDER BY ...)`` for a dialect without ordered aggregates: ``SUM(x)``, or for
+    ClickHouse's ``SUM(x ORDER BY x)`` the sum of the sorted array of the x's."""
+    value: exp.Expr = order.this
+    if dialect in SORTED_ARRAY_SUMS and [k.this for k in order.expressions] == [value]:
+        values = exp.Anonymous(this="groupArray", expressions=[value.copy()])
+        sorted_values = exp.Anonymous(this="arraySort", expressions=[values])
+        return exp.Anonymous(this="arraySum", expressions=[sorted_values])
+    return exp.Sum(this=value.copy())
 
 
 def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
@@ -98,12 +99,10 @@ def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
 
     def rename(node: exp.Expr) -> exp.Expr:
         if unorder and isinstance(node, exp.Sum) and isinstance(node.this, exp.Order):
-            argument = _unordered(node.this, dialect)
-            if isinstance(argument, exp.Anonymous):
-                return exp.Anonymous(this="arraySum", expressions=[argument])
-            return exp.Sum(this=argument)
+            return _unordered_sum(node.this, dialect)
         if unorder and isinstance(node, exp.Order) and isinstance(node.parent, exp.AggFunc):
-            return node.this
+            value: exp.Expr = node.this
+            return value
         if isinstance(node, exp.DataType) and node.this in types:
             return exp.DataType.build(types[node.this], udt=True)
         name = renames.get(type(node))
