@@ -55,8 +55,9 @@ QUERY_SETTINGS: dict[str, dict[str, int]] = {
 #: run to run, while an ordered sum adds the values in one order (ties are equal values, so
 #: their order does not matter). DuckDB computes in parallel and has ordered aggregates
 #: (measured in tests/test_reproducible.py; its ``fsum``/``kahan_sum`` are not reproducible
-#: across thread counts). The other executed engines either add in one thread
-#: (SQLite, and PostgreSQL/MariaDB for these CTE queries) or lack ordered aggregates.
+#: across thread counts). Elsewhere: SQLite and MariaDB add in one thread; PostgreSQL sums
+#: GAUC's groups after a window function, in one process (its parallel workers may split a
+#: weighted first GROUP BY); ClickHouse: :data:`SORTED_ARRAY_SUMS`; Spark: not guaranteed.
 ORDERED_AGGREGATES: frozenset[str] = frozenset({"duckdb"})
 
 #: dialects without ordered aggregates where ``SUM(x ORDER BY x)`` (the value its own key) is
