@@ -10,6 +10,11 @@
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
 --   U = sum over positives of the averaged rank - P (P + 1) / 2,   AUC = U / (P * N).
 -- Ranking functions take no window frame, so there is no frame over tied rows to get wrong.
+-- Reproducible digits: the sum of the positives' CUME_DIST() (doubles k / n) is taken as
+-- DECIMAL(38, 25), an exact sum whose value does not depend on the order a parallel engine
+-- adds in; n_all times it is the whole number sum of k, rounded to it (FLOOR(x + 0.5)), so U is
+-- an integer as in auc.sql (exact while n_all * P < 4.5e15: each k / n is within 2^-53 of
+-- its value) and the AUC has the same bits as the grouped formulation's.
 -- Label check: with :negative_known (the negative label was known before the query, see
 -- sqlauc/inputs.py) a third label value is coded 2, so MAX(label) > 1 finds it; otherwise the
 -- negative label values' min and max must agree. Only one of the two is computed.
@@ -37,7 +42,7 @@ WITH ranked AS (
 totals AS (
     SELECT
         CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
-        SUM(used_label * share_le) AS share_le_sum,
+        CAST(SUM(CAST(used_label * share_le AS DECIMAL(38, 25))) AS DOUBLE) AS share_le_sum,
         CAST(COUNT(*) AS DOUBLE) AS n_all,
         CAST(SUM(used_label) AS DOUBLE) AS positives,
         CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
@@ -56,8 +61,10 @@ totals AS (
 SELECT
     CASE
         WHEN positives > 0 AND negatives > 0
-        THEN ((rank_low_sum + n_all * share_le_sum) / 2.0 - positives * (positives + 1.0) / 2.0)
-            / (positives * negatives)
+        THEN (
+            (rank_low_sum + FLOOR(n_all * share_le_sum + 0.5)) / 2.0
+            - positives * (positives + 1.0) / 2.0
+        ) / (positives * negatives)
     END AS auc,
     positives,
     negatives,

@@ -5,11 +5,19 @@
 -- whose rows is usable (all scores or labels NULL), are excluded (their rows are counted).
 -- rows_share / positives_share: the share of usable rows / positive rows that lie in the
 -- groups used. Reads the relation group_auc (group_auc.sql or group_auc_rank.sql).
+-- Reproducible digits: the two sums of doubles are written SUM(x ORDER BY x), which DuckDB
+-- (a parallel engine) adds in one order whatever its threads (a plain SUM's last digits change
+-- from run to run); sqlauc.dialects.ORDERED_AGGREGATES drops the ORDER BY elsewhere.
 SELECT
     CASE
         WHEN SUM(CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END) > 0
-        THEN SUM(CASE WHEN auc IS NOT NULL THEN group_weight * auc ELSE 0.0 END)
-            / SUM(CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END)
+        THEN SUM(
+            CASE WHEN auc IS NOT NULL THEN group_weight * auc ELSE 0.0 END
+            ORDER BY CASE WHEN auc IS NOT NULL THEN group_weight * auc ELSE 0.0 END
+        ) / SUM(
+            CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END
+            ORDER BY CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END
+        )
     END AS gauc,
     COUNT(auc) AS groups_used,
     COUNT(CASE WHEN auc IS NULL AND grp IS NOT NULL AND n_used_rows > 0 THEN 1 END)

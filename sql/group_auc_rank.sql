@@ -7,6 +7,7 @@
 --   U_g = sum over the group's positives of that rank - P_g (P_g + 1) / 2,
 --   AUC_g = U_g / (P_g * N_g), NULL for a single-class group or the NULL group.
 -- Faster than grouping when scores are nearly all distinct. group_weight as in group_auc.sql.
+-- The CUME_DIST() sum is a DECIMAL sum rounded to a whole number, as in auc_rank.sql.
 -- Label check: with :negative_known (the negative label was known before the query, see
 -- sqlauc/inputs.py) a third label value is coded 2, so MAX(label) > 1 finds it; otherwise the
 -- negative label values' min and max must agree. Only one of the two is computed.
@@ -35,7 +36,7 @@ per_group AS (
     SELECT
         grp,
         CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
-        SUM(used_label * share_le) AS share_le_sum,
+        CAST(SUM(CAST(used_label * share_le AS DECIMAL(38, 25))) AS DOUBLE) AS share_le_sum,
         CAST(COUNT(*) AS DOUBLE) AS n_all,
         CAST(SUM(used_label) AS DOUBLE) AS positives,
         CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
@@ -64,8 +65,10 @@ per_group AS (
 SELECT
     grp,
     CASE WHEN grp IS NOT NULL AND positives > 0 AND negatives > 0
-        THEN ((rank_low_sum + n_all * share_le_sum) / 2.0 - positives * (positives + 1.0) / 2.0)
-            / (positives * negatives)
+        THEN (
+            (rank_low_sum + FLOOR(n_all * share_le_sum + 0.5)) / 2.0
+            - positives * (positives + 1.0) / 2.0
+        ) / (positives * negatives)
     END AS auc,
     CASE
         WHEN :group_weight = 'impressions' THEN positives + negatives

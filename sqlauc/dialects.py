@@ -57,13 +57,45 @@ QUERY_SETTINGS: dict[str, dict[str, int]] = {
     "clickhouse": {"prefer_column_name_to_alias": 1},
 }
 
+#: dialects that keep an ``ORDER BY`` inside an aggregate (``SUM(x ORDER BY x)``); the others
+#: get the plain aggregate. The templates order the sums of DOUBLE values that are not whole
+#: numbers (sample weights, GAUC's weighted AUCs): a parallel engine adds the partial sums of
+#: its threads in whatever order they finish, so the last digits of a plain SUM change from
+#: run to run, while an ordered sum adds the values in one order (ties are equal values, so
+#: their order does not matter). DuckDB computes in parallel and has ordered aggregates
+#: (measured in tests/test_reproducible.py; its ``fsum``/``kahan_sum`` are not reproducible
+#: across thread counts). Elsewhere: SQLite and MariaDB add in one thread; PostgreSQL sums
+#: GAUC's groups after a window function, in one process (its parallel workers may split a
+#: weighted first GROUP BY); ClickHouse: :data:`SORTED_ARRAY_SUMS`; Spark: not guaranteed.
+ORDERED_AGGREGATES: frozenset[str] = frozenset({"duckdb"})
+
+#: dialects without ordered aggregates where ``SUM(x ORDER BY x)`` (the value its own key) is
+#: written as the sum of the sorted array of the values instead. ClickHouse adds per thread
+#: (``max_threads``), so GAUC's plain sum over groups changes in its last digits; the array
+#: holds one value per group (its ``groupArray`` skips NULLs, as SUM does).
+SORTED_ARRAY_SUMS: frozenset[str] = frozenset({"clickhouse"})
+
+
+def _unordered_sum(order: exp.Order, dialect: str) -> exp.Expr:
+    """``SUM(x ORDER BY ...)`` for a dialect without ordered aggregates: ``SUM(x)``, or for
+    ClickHouse's ``SUM(x ORDER BY x)`` the sum of the sorted array of the x's."""
+    value: exp.Expr = order.this
+    if dialect in SORTED_ARRAY_SUMS and [k.this for k in order.expressions] == [value]:
+        values = exp.Anonymous(this="groupArray", expressions=[value.copy()])
+        sorted_values = exp.Anonymous(this="arraySort", expressions=[values])
+        return exp.Anonymous(this="arraySum", expressions=[sorted_values])
+    return exp.Sum(this=value.copy())
+
 
 def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
     """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply)."""
     renames = FUNCTION_NAMES.get(dialect, {})
     settings = QUERY_SETTINGS.get(dialect, {})
     types = TYPE_NAMES.get(dialect, {})
-    if not renames and not settings and not types:
+    unorder = dialect not in ORDERED_AGGREGATES and any(
+        isinstance(node.parent, exp.AggFunc) for node in tree.find_all(exp.Order)
+    )
+    if not renames and not settings and not types and not unorder:
         return tree
     tree = tree.copy()
     if settings and isinstance(tree, exp.Select):
@@ -76,6 +108,11 @@ def adapt(tree: exp.Expr, dialect: str) -> exp.Expr:
         )
 
     def rename(node: exp.Expr) -> exp.Expr:
+        if unorder and isinstance(node, exp.Sum) and isinstance(node.this, exp.Order):
+            return _unordered_sum(node.this, dialect)
+        if unorder and isinstance(node, exp.Order) and isinstance(node.parent, exp.AggFunc):
+            value: exp.Expr = node.this
+            return value
         if isinstance(node, exp.DataType) and node.this in types:
             return exp.DataType.build(types[node.this], udt=True)
         name = renames.get(type(node))

@@ -272,6 +272,11 @@ class TypeInference:
             return cols[0][1] if len(cols) == 1 else UNKNOWN
         if isinstance(node, (exp.Alias, exp.Paren)):
             return sub(node.this)
+        if isinstance(node, exp.Order) and isinstance(node.parent, exp.AggFunc):
+            # an ordered aggregate's argument, SUM(x ORDER BY k): the type of x
+            for key in node.expressions:
+                sub(key)
+            return sub(node.this)
         if isinstance(node, exp.Column):
             return scope.lookup(node)
         if isinstance(node, exp.Literal):
@@ -310,9 +315,14 @@ class TypeInference:
         if isinstance(node, (exp.RowNumber, exp.Rank, exp.DenseRank, exp.Ntile)):
             self._visit_children(node, scope, ctes)
             return BIGINT
-        if isinstance(node, exp.Anonymous):
-            self._visit_children(node, scope, ctes)
+        if isinstance(node, exp.ArraySum):
+            # ClickHouse's sum of sorted values (sqlauc.dialects.SORTED_ARRAY_SUMS)
+            return sub(node.this)
+        if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):
             name = node.name.lower()
+            if name in ("arraysort", "grouparray") and len(node.expressions) == 1:
+                return sub(node.expressions[0])
+            self._visit_children(node, scope, ctes)
             if name in ("cume_dist", "percent_rank"):
                 return DOUBLE
             if name in ("count_big", "rank", "row_number", "dense_rank"):
@@ -399,12 +409,15 @@ def check_divisions(tree: exp.Expr, dialect: str, types: TypeInference | None = 
 
 
 def check_counts(tree: exp.Expr, dialect: str, types: TypeInference | None = None) -> list[str]:
-    """Every SUM adds DOUBLE or 64-bit integers; every COUNT is a 64-bit count."""
+    """Every SUM adds DOUBLE or 64-bit integers, or values cast explicitly to a DECIMAL (an
+    exact, order-independent sum: the rank templates' CUME_DIST sum); every COUNT is a 64-bit
+    count."""
     types = types or infer(tree, dialect)
     found = []
     for node in tree.find_all(exp.Sum):
         kind = types.of(node.this)
-        if kind not in (DOUBLE, BIGINT):
+        explicit_decimal = isinstance(node.this, exp.Cast) and kind == DECIMAL
+        if kind not in (DOUBLE, BIGINT) and not explicit_decimal:
             found.append(f"SUM of {kind}, not DOUBLE or BIGINT: {node.sql(dialect)}")
     for node in tree.find_all(exp.Count):
         if types.of(node) != BIGINT:

@@ -22,7 +22,7 @@ WITH sqlauc_input AS (
 ), totals AS (
   SELECT
     CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
-    SUM(used_label * share_le) AS share_le_sum,
+    CAST(SUM(CAST(used_label * share_le AS DECIMAL(38, 25))) AS DOUBLE) AS share_le_sum,
     CAST(COUNT(*) AS DOUBLE) AS n_all,
     CAST(SUM(used_label) AS DOUBLE) AS positives,
     CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
@@ -41,7 +41,7 @@ SELECT
     WHEN positives > 0 AND negatives > 0
     THEN (
       (
-        rank_low_sum + n_all * share_le_sum
+        rank_low_sum + FLOOR(n_all * share_le_sum + 0.5)
       ) / 2.0 - positives * (
         positives + 1.0
       ) / 2.0

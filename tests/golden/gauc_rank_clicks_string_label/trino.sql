@@ -27,7 +27,7 @@ WITH sqlauc_input AS (
   SELECT
     grp,
     CAST(SUM(used_label * rank_low) AS DOUBLE) AS rank_low_sum,
-    SUM(used_label * share_le) AS share_le_sum,
+    CAST(SUM(CAST(used_label * share_le AS DECIMAL(38, 25))) AS DOUBLE) AS share_le_sum,
     CAST(COUNT(*) AS DOUBLE) AS n_all,
     CAST(SUM(used_label) AS DOUBLE) AS positives,
     CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
@@ -60,7 +60,7 @@ WITH sqlauc_input AS (
       WHEN NOT grp IS NULL AND positives > 0 AND negatives > 0
       THEN CAST((
         CAST((
-          rank_low_sum + n_all * share_le_sum
+          rank_low_sum + FLOOR(n_all * share_le_sum + 0.5)
         ) AS DOUBLE) / 2.0 - CAST(positives * (
           positives + 1.0
         ) AS DOUBLE) / 2.0

@@ -33,7 +33,7 @@ WITH sqlauc_input AS (
   SELECT
     grp AS grp,
     CAST(SUM(used_label * rank_low) AS FLOAT) AS rank_low_sum,
-    SUM(used_label * share_le) AS share_le_sum,
+    CAST(SUM(CAST(used_label * share_le AS NUMERIC(38, 25))) AS FLOAT) AS share_le_sum,
     CAST(COUNT_BIG(*) AS FLOAT) AS n_all,
     CAST(SUM(used_label) AS FLOAT) AS positives,
     CAST(COUNT_BIG(used_label) - SUM(used_label) AS FLOAT) AS negatives,
@@ -66,7 +66,7 @@ WITH sqlauc_input AS (
       WHEN NOT grp IS NULL AND positives > 0 AND negatives > 0
       THEN CAST((
         CAST((
-          rank_low_sum + n_all * share_le_sum
+          rank_low_sum + FLOOR(n_all * share_le_sum + 0.5)
         ) AS FLOAT) / 2.0 - CAST(positives * (
           positives + 1.0
         ) AS FLOAT) / 2.0

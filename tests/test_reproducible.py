@@ -1,0 +1,226 @@
+"""Reproducible digits: the same input gives the same bits, run after run, at any thread count.
+
+DuckDB adds the partial sums of its threads in whatever order they finish, so a SUM of
+doubles that are not whole numbers changes in its last digits from run to run (issue 12,
+item 7: a GAUC printed 6 different last digits in 6 runs). Each metric is run 5 times on
+DuckDB connections set to 1, 2, 4, 2 and 4 threads (a connection per setting: ``threads`` is a
+setting of the database instance), over 1M rows (eight row groups, so DuckDB does split the
+work) with continuous and tied scores and 20,000 groups, and every run must give the same
+bits (``float.hex``; frames compared exactly).
+
+What holds: unweighted results are sums of whole numbers (exact) and the rank formulation's
+CUME_DIST sum is an exact DECIMAL sum; GAUC's sums over groups are ordered sums on DuckDB
+(``sqlauc.dialects.ORDERED_AGGREGATES``). Sample weights and a ``group_weight`` column are
+still summed in thread order (per distinct score and over the distinct scores): an ordered
+sum there was measured 10x slower at 1e7 rows, so those cases are declared gaps below.
+
+chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4 on the same metrics.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+
+import sqlauc
+
+N_ROWS = 1_000_000
+THREADS = (1, 2, 4, 2, 4)
+
+#: every column is a deterministic function of the row number (DuckDB's hash), so every
+#: connection holds the same rows, though not stored in the same order
+TABLE_SQL = f"""
+CREATE TABLE t AS
+SELECT
+    CAST(hash(i) % 3 = 0 AS INTEGER) AS label,
+    (hash(i * 7 + 1) % 1000003) / 1000003.0 + CAST(hash(i) % 3 = 0 AS INTEGER) * 0.3 AS score,
+    ROUND(
+        (hash(i * 7 + 1) % 1000003) / 1000003.0 + CAST(hash(i) % 3 = 0 AS INTEGER) * 0.3, 2
+    ) AS tied,
+    1.0 + (hash(i * 13 + 5) % 1000) / 997.0 AS w,
+    hash(i * 3 + 2) % 20000 AS grp,
+    (hash(i * 5 + 1) % 100) / 7.0 AS gw
+FROM range({N_ROWS}) AS r(i)
+"""
+
+#: a known gap, not a strict xfail: whether the thread order changes the last bit depends on
+#: how the rows fall into threads (with 50 rows per group, the GAUC cases usually agree)
+WEIGHTS_GAP = pytest.mark.xfail(
+    strict=False,
+    reason="sample weights (and a group_weight column) are summed in DuckDB's thread order: "
+    "an ordered sum per distinct score costs 3-10x at 1e7 rows",
+)
+
+
+def _bits(value: Any) -> Any:
+    if isinstance(value, pd.DataFrame):
+        return value
+    if isinstance(value, sqlauc.GAUCResult):
+        value = value.gauc
+    return float(value).hex()
+
+
+def _case(fn: Callable[[Any], Any], *marks: Any, id: str) -> Any:
+    return pytest.param(fn, marks=marks, id=id)
+
+
+CASES = [
+    *(
+        _case(lambda c, m=m, s=s: sqlauc.auc(c, "t", score=s, method=m), id=f"auc-{m}-{s}")
+        for m, s in (("grouped", "tied"), ("bucketed", "tied"), ("rank", "score"), ("rank", "tied"))
+    ),
+    *(
+        _case(
+            lambda c, m=m: sqlauc.auc(c, "t", score="tied", weight="w", method=m),
+            WEIGHTS_GAP,
+            id=f"auc-{m}-weighted",
+        )
+        for m in ("grouped", "bucketed")
+    ),
+    _case(
+        lambda c: sqlauc.roc_curve(c, "t", score="tied", drop_intermediate=False),
+        id="roc_curve",
+    ),
+    _case(
+        lambda c: sqlauc.roc_curve(c, "t", score="tied", weight="w", drop_intermediate=False),
+        WEIGHTS_GAP,
+        id="roc_curve-weighted",
+    ),
+    *(
+        _case(
+            lambda c, m=m: sqlauc.group_auc(c, "t", group="grp", score="tied", method=m),
+            id=f"group_auc-{m}",
+        )
+        for m in ("grouped", "rank")
+    ),
+    _case(
+        lambda c: sqlauc.group_auc(c, "t", group="grp", score="tied", weight="w"),
+        WEIGHTS_GAP,
+        id="group_auc-weighted",
+    ),
+    *(
+        _case(
+            lambda c, m=m, g=g: sqlauc.gauc(
+                c, "t", group="grp", score="tied", group_weight=g, method=m
+            ),
+            *((WEIGHTS_GAP,) if g == "gw" else ()),
+            id=f"gauc-{m}-{g}",
+        )
+        for m, g in (
+            ("grouped", "impressions"),
+            ("grouped", "clicks"),
+            ("grouped", "uniform"),
+            ("grouped", "gw"),
+            ("rank", "impressions"),
+        )
+    ),
+    *(
+        _case(
+            lambda c, g=g: sqlauc.gauc(
+                c, "t", group="grp", score="tied", weight="w", group_weight=g
+            ),
+            WEIGHTS_GAP,
+            id=f"gauc-weighted-{g}",
+        )
+        for g in ("impressions",)
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
+    """One in-memory DuckDB per thread count, each holding the same table ``t``."""
+    connections = {}
+    for threads in sorted(set(THREADS)):
+        con = duckdb.connect(":memory:")
+        con.execute(f"SET threads = {threads}")
+        con.execute(TABLE_SQL)
+        connections[threads] = con
+    yield connections
+    for con in connections.values():
+        con.close()
+
+
+@pytest.mark.parametrize("metric", CASES)
+def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric):
+    results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
+    first = results[0]
+    for threads, result in zip(THREADS[1:], results[1:], strict=True):
+        if isinstance(first, pd.DataFrame):
+            pd.testing.assert_frame_equal(result, first, check_exact=True)
+        else:
+            assert result == first, f"{threads} threads: {result} != {first}"
+
+
+def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
+    """Unweighted U is a whole number in every formulation, so they give the same bits."""
+    con = duckdb_connections[4]
+    for score in ("score", "tied"):
+        values = {m: sqlauc.auc(con, "t", score=score, method=m) for m in ("grouped", "rank")}
+        assert len({v.hex() for v in values.values()}) == 1, values
+
+
+#: run in a child process: chdb allows one connection per process, and the suite's
+#: ClickHouse backend may hold this process's
+CHDB_SCRIPT = """
+import json, sys
+import chdb
+import sqlauc
+con = chdb.connect(":memory:")
+cur = con.cursor()
+cur.execute(
+    "CREATE TABLE t ENGINE = MergeTree ORDER BY tuple() AS SELECT "
+    "toInt64(cityHash64(number) % 3 = 0) AS label, "
+    "(cityHash64(number * 7 + 1) % 1000003) / 1000003.0 "
+    "+ toInt64(cityHash64(number) % 3 = 0) * 0.3 AS score, "
+    "round((cityHash64(number * 7 + 1) % 1000003) / 1000003.0 "
+    "+ toInt64(cityHash64(number) % 3 = 0) * 0.3, 2) AS tied, "
+    "toInt64(cityHash64(number * 3 + 2) % 20000) AS grp "
+    "FROM numbers(" + str(int(sys.argv[1])) + ")"
+)
+cases = {
+    "auc-grouped": lambda: sqlauc.auc(con, "t", score="tied", method="grouped"),
+    "auc-bucketed": lambda: sqlauc.auc(con, "t", score="tied", method="bucketed"),
+    "auc-rank": lambda: sqlauc.auc(con, "t", method="rank"),
+    "gauc-grouped": lambda: sqlauc.gauc(con, "t", group="grp", score="tied").gauc,
+    "gauc-rank": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", method="rank").gauc,
+}
+out = {name: [] for name in cases}
+for threads in json.loads(sys.argv[2]):
+    cur.execute("SET max_threads = " + str(int(threads)))
+    for name, run in cases.items():
+        out[name].append(float(run()).hex())
+print(json.dumps(out))
+"""
+
+
+def test_chdb_same_bits_at_any_thread_count():
+    """ClickHouse (chdb) at max_threads 1, 2, 4, 2, 4: unweighted AUC and GAUC keep their bits
+    (GAUC's sums over groups are sums of sorted arrays there, see
+    ``sqlauc.dialects.SORTED_ARRAY_SUMS``)."""
+    pytest.importorskip("chdb")
+    root = Path(__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", CHDB_SCRIPT, str(N_ROWS), json.dumps(THREADS)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {name: len(set(bits)) for name, bits in results.items()} == dict.fromkeys(results, 1)
