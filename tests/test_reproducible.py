@@ -52,13 +52,11 @@ SELECT
 FROM range({N_ROWS}) AS r(i)
 """
 
-#: a known gap, not a strict xfail: whether the thread order changes the last bit depends on
-#: how the rows fall into threads (with 50 rows per group, the GAUC cases usually agree)
-WEIGHTS_GAP = pytest.mark.xfail(
-    strict=False,
-    reason="sample weights (and a group_weight column) are summed in DuckDB's thread order: "
-    "an ordered sum per distinct score costs 3-10x at 1e7 rows",
-)
+#: Weighted sums (sample weights, a group_weight column) are still added in DuckDB's thread
+#: order, so their last bits may differ between runs (an ordered sum per distinct score costs
+#: 3-10x at 1e7 rows): those cases are held to 1e-13 relative, not to the bit (issue 12 item 7
+#: leaves this open).
+WEIGHTED = "weighted"
 
 
 def _bits(value: Any) -> Any:
@@ -81,7 +79,6 @@ CASES = [
     *(
         _case(
             lambda c, m=m: sqlauc.auc(c, "t", score="tied", weight="w", method=m),
-            WEIGHTS_GAP,
             id=f"auc-{m}-weighted",
         )
         for m in ("grouped", "bucketed")
@@ -92,7 +89,6 @@ CASES = [
     ),
     _case(
         lambda c: sqlauc.roc_curve(c, "t", score="tied", weight="w", drop_intermediate=False),
-        WEIGHTS_GAP,
         id="roc_curve-weighted",
     ),
     *(
@@ -104,7 +100,6 @@ CASES = [
     ),
     _case(
         lambda c: sqlauc.group_auc(c, "t", group="grp", score="tied", weight="w"),
-        WEIGHTS_GAP,
         id="group_auc-weighted",
     ),
     *(
@@ -112,8 +107,7 @@ CASES = [
             lambda c, m=m, g=g: sqlauc.gauc(
                 c, "t", group="grp", score="tied", group_weight=g, method=m
             ),
-            *((WEIGHTS_GAP,) if g == "gw" else ()),
-            id=f"gauc-{m}-{g}",
+            id=f"gauc-{m}-{g}" + ("-weighted" if g == "gw" else ""),
         )
         for m, g in (
             ("grouped", "impressions"),
@@ -128,7 +122,6 @@ CASES = [
             lambda c, g=g: sqlauc.gauc(
                 c, "t", group="grp", score="tied", weight="w", group_weight=g
             ),
-            WEIGHTS_GAP,
             id=f"gauc-weighted-{g}",
         )
         for g in ("impressions",)
@@ -151,14 +144,20 @@ def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
 
 
 @pytest.mark.parametrize("metric", CASES)
-def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric):
+def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric, request):
+    """Unweighted results and GAUC: the same bits at 1, 2 and 4 threads. Weighted sums: the
+    same to 1e-13 relative (see :data:`WEIGHTED`)."""
+    exact = WEIGHTED not in request.node.callspec.id
     results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
     first = results[0]
     for threads, result in zip(THREADS[1:], results[1:], strict=True):
         if isinstance(first, pd.DataFrame):
-            pd.testing.assert_frame_equal(result, first, check_exact=True)
-        else:
+            pd.testing.assert_frame_equal(result, first, check_exact=exact, rtol=1e-13, atol=0.0)
+        elif exact:
             assert result == first, f"{threads} threads: {result} != {first}"
+        else:
+            a, b = float.fromhex(result), float.fromhex(first)
+            assert abs(a - b) <= 1e-13 * abs(b), f"{threads} threads: {a!r} != {b!r}"
 
 
 def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
