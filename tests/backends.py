@@ -103,6 +103,19 @@ def _kinds(frame: pd.DataFrame, types: dict[str, str] | None) -> dict[str, str]:
     return {c: declared.get(c) or _column_type(frame[c]) for c in frame.columns}
 
 
+def mysql_params() -> dict[str, Any]:
+    """PyMySQL connection parameters for :data:`MYSQL_URL`."""
+    url = urlparse(MYSQL_URL)
+    return {
+        "host": url.hostname or "127.0.0.1",
+        "port": url.port or 3306,
+        "user": url.username or "root",
+        "password": url.password or "",
+        "database": (url.path or "/test").lstrip("/") or "test",
+        "connect_timeout": 5,
+    }
+
+
 class Backend:
     """One executed engine: ``con`` for sqlauc, ``create`` for the tests' tables."""
 
@@ -326,16 +339,7 @@ class MySQLBackend(Backend):
         super().__init__()
         import pymysql
 
-        url = urlparse(MYSQL_URL)
-        params = {
-            "host": url.hostname or "127.0.0.1",
-            "port": url.port or 3306,
-            "user": url.username or "root",
-            "password": url.password or "",
-            "database": (url.path or "/test").lstrip("/") or "test",
-            "connect_timeout": 5,
-            "charset": "utf8mb4",
-        }
+        params = {**mysql_params(), "charset": "utf8mb4"}
         self.admin = pymysql.connect(autocommit=True, **params)
         self.con = pymysql.connect(**params)  # autocommit off: PyMySQL's default
 

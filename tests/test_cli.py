@@ -28,6 +28,7 @@ import pytest
 from datagen import make_data
 from PIL import Image
 from sklearn.metrics import precision_recall_curve, roc_auc_score
+from test_messages import labelled
 
 import sqlauc
 from sqlauc import cli
@@ -598,18 +599,6 @@ def test_json_and_csv_cells():
 # --pos-label read by the label column's type, --query, the demo's warnings, group_weight typos
 
 
-def labelled_frame(values: tuple[object, object]) -> tuple[pd.DataFrame, np.ndarray]:
-    """120 rows whose label column holds ``values`` (positive, negative); y as 0/1."""
-    rng = np.random.default_rng(1209)
-    y = rng.random(120) < 0.4
-    y[0], y[1] = True, False
-    score = np.round(0.3 * y + rng.normal(0, 0.3, 120), 2)
-    labels = pd.Series([values[0] if v else values[1] for v in y])
-    if isinstance(values[0], bool):
-        labels = labels.astype(bool)
-    return pd.DataFrame({"label": labels, "score": score}), y.astype(int)
-
-
 POS_LABEL_CASES = [
     (("true", "false"), "true"),
     (("TRUE", "FALSE"), "TRUE"),
@@ -635,7 +624,7 @@ def auc_via_cli(capsys, *args: str) -> float:
 def test_pos_label_is_read_by_the_label_column_type(tmp_path, capsys, values, text):
     """``--pos-label true``/``TRUE``/``01`` on string, boolean and integer columns (DuckDB
     reading Parquet) and on SQLite, whose columns have no type the driver reports."""
-    frame, y = labelled_frame(values)
+    frame, y = labelled(values)
     expected = roc_auc_score(y, frame["score"])
     frame.to_parquet(tmp_path / "labels.parquet")
     got = auc_via_cli(capsys, str(tmp_path / "labels.parquet"), "--pos-label", text)

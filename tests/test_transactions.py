@@ -25,12 +25,11 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlparse
 
 import duckdb
 import numpy as np
 import pytest
-from backends import MYSQL_URL, POSTGRES_URL, unavailable
+from backends import POSTGRES_URL, mysql_params, unavailable
 from reference import brute_auc
 from test_connections import FRAME, sqlalchemy_url
 
@@ -62,18 +61,6 @@ def _create_sql(table: str) -> list[str]:
         f"CREATE TABLE {table} (label INTEGER, score DOUBLE PRECISION, tag VARCHAR(20))",
         f"INSERT INTO {table} VALUES {values}",
     ]
-
-
-def _mysql_params() -> dict[str, Any]:
-    url = urlparse(MYSQL_URL)
-    return {
-        "host": url.hostname or "127.0.0.1",
-        "port": url.port or 3306,
-        "user": url.username or "root",
-        "password": url.password or "",
-        "database": (url.path or "/test").lstrip("/") or "test",
-        "connect_timeout": 5,
-    }
 
 
 class Caller:
@@ -109,7 +96,7 @@ class Caller:
         else:
             import pymysql
 
-            self.admin = pymysql.connect(autocommit=True, **_mysql_params())
+            self.admin = pymysql.connect(autocommit=True, **mysql_params())
         self._admin_run(f"DROP TABLE IF EXISTS {self.table}")
         for statement in _create_sql(self.table):
             self._admin_run(statement)
@@ -179,7 +166,7 @@ class DBAPICaller(Caller):
         else:
             import pymysql
 
-            self.con = pymysql.connect(**_mysql_params())  # autocommit off: the default
+            self.con = pymysql.connect(**mysql_params())  # autocommit off: the default
 
 
 class SQLAlchemyCaller(Caller):
@@ -373,7 +360,7 @@ class AutocommitCaller(DBAPICaller):
         else:
             import pymysql
 
-            self.con = pymysql.connect(autocommit=True, **_mysql_params())
+            self.con = pymysql.connect(autocommit=True, **mysql_params())
 
 
 @pytest.mark.parametrize("call", ["missing_table", "runtime", "ok"])
