@@ -16,7 +16,7 @@ import pandas as pd
 from sqlauc import checks, planning
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import Engine, open_engine
-from sqlauc.errors import SqlaucError, UndefinedMetricWarning
+from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.identifiers import TableName
 from sqlauc.inputs import PosLabel
 from sqlauc.results import Diagnostics, GAUCResult
@@ -281,6 +281,7 @@ GROUP_AUC_COLUMNS = ("auc", "group_weight", "positives", "negatives", "n_rows")
 #: The name of :func:`group_auc`'s group column when the group column's own name is one of
 #: :data:`GROUP_AUC_COLUMNS` (the name the CLI's ``--per-group`` always uses).
 GROUP_FALLBACK_NAME = "group"
+assert GROUP_FALLBACK_NAME not in GROUP_AUC_COLUMNS  # the fallback never collides
 
 
 def group_column_name(asked: str, resolved: str | None) -> str:
@@ -293,11 +294,7 @@ def group_column_name(asked: str, resolved: str | None) -> str:
     name asked for is the column's own.
     """
     name = asked if resolved is None or resolved.casefold() != asked.casefold() else resolved
-    if name in GROUP_AUC_COLUMNS:
-        name = GROUP_FALLBACK_NAME
-    if name in GROUP_AUC_COLUMNS:  # never: kept so that a change of the names cannot collide
-        raise SqlaucError(f"group_auc cannot name its group column {name!r}")
-    return name
+    return GROUP_FALLBACK_NAME if name in GROUP_AUC_COLUMNS else name
 
 
 def group_auc(
