@@ -13,6 +13,7 @@ from sqlauc.errors import (
     NotFoundError,
     SqlaucError,
     UndefinedMetricWarning,
+    UnknownDialectError,
     UnsafeInputError,
 )
 from sqlauc.metrics import auc, gauc, group_auc, roc_curve, sql
@@ -32,6 +33,7 @@ __all__ = [
     "Query",
     "SqlaucError",
     "UndefinedMetricWarning",
+    "UnknownDialectError",
     "UnsafeInputError",
     "__version__",
     "auc",

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import sqlauc
-from sqlauc import checks, metrics, planning
+from sqlauc import checks, dialects, metrics, planning
 from sqlauc.errors import (
     DataError,
     ExcludedRowsWarning,
@@ -85,27 +85,6 @@ _SQL_METRICS = {
     "group_auc": "group_auc",
 }
 
-#: SQLAlchemy URL scheme -> what to pip install for its driver.
-_DRIVER_HINTS: dict[str, str] = {
-    "postgresql": "psycopg",
-    "mysql": "pymysql",
-    "mariadb": "pymysql",
-    "snowflake": "snowflake-sqlalchemy",
-    "bigquery": "sqlalchemy-bigquery",
-    "mssql": "pyodbc",
-    "oracle": "oracledb",
-    "trino": "trino",
-    "redshift": "sqlalchemy-redshift",
-    "databricks": "databricks-sqlalchemy",
-    "clickhouse": "clickhouse-sqlalchemy",
-}
-#: URL without a driver whose SQLAlchemy default driver is missing -> an installed alternative.
-_DRIVER_FALLBACKS: dict[str, list[tuple[str, str]]] = {
-    "postgresql": [("psycopg2", "psycopg2"), ("psycopg", "psycopg")],
-    "mysql": [("MySQLdb", "mysqldb"), ("pymysql", "pymysql")],
-    "mariadb": [("MySQLdb", "mysqldb"), ("pymysql", "pymysql")],
-}
-
 
 class UsageError(Exception):
     """Bad usage: exit status 2."""
@@ -120,6 +99,15 @@ Record = dict[str, Any]
 
 # ---------------------------------------------------------------------------------------------
 # argument parsing
+
+
+def _dialect_name(text: str) -> str:
+    """``--dialect``: a supported dialect name (refused at parse time, listing them)."""
+    try:
+        return dialects.get(text).name
+    except sqlauc.UnknownDialectError:
+        listing = ", ".join(dialects.names())
+        raise argparse.ArgumentTypeError(f"must be one of {listing}; got {text!r}") from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -307,7 +295,13 @@ def _add_sql_command(commands: Any) -> None:
         metavar="SOURCE.TABLE",
         help="read the dbt source SOURCE.TABLE: {{ source('SOURCE', 'TABLE') }}",
     )
-    sql.add_argument("--dialect", default="duckdb", help="a sqlglot dialect (default: duckdb)")
+    sql.add_argument(
+        "--dialect",
+        type=_dialect_name,
+        default=dialects.DEFAULT,
+        help=f"a sqlglot dialect, one of {', '.join(dialects.names())} "
+        f"(default: {dialects.DEFAULT})",
+    )
     _column_options(sql, several_scores=False)
     sql.add_argument("--group", metavar="COLUMN", help="the group column (gauc, group_auc)")
     sql.add_argument("--group-weight", default="impressions", metavar="WEIGHT")
@@ -412,9 +406,10 @@ def _with_available_driver(url: Any) -> Any:
     """A URL without ``+driver`` whose default driver is missing gets an installed one."""
     import importlib.util
 
-    if "+" in url.drivername or url.drivername not in _DRIVER_FALLBACKS:
+    record = dialects.for_sqlalchemy(url.drivername)
+    if "+" in url.drivername or record is None:
         return url
-    for module, driver in _DRIVER_FALLBACKS[url.drivername]:
+    for module, driver in record.driver_fallbacks:
         if importlib.util.find_spec(module) is not None:
             return url.set(drivername=f"{url.drivername}+{driver}")
     return url
@@ -439,7 +434,9 @@ def _create_engine(url: str) -> Any:
     except ArgumentError as err:
         raise UsageError(f"bad --db URL: {_first_line(err)}") from None
     backend = parsed.get_backend_name()
-    hint = _DRIVER_HINTS.get(backend, f"a SQLAlchemy driver for {backend}")
+    record = dialects.for_sqlalchemy(backend)
+    hint = record.install if record is not None and record.install else None
+    hint = hint or f"a SQLAlchemy driver for {backend}"
     _check_sqlite_file(parsed)
     try:
         return sqlalchemy.create_engine(parsed)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sqlauc import checks
+from sqlauc import checks, dialects
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.inputs import PosLabel
 from sqlauc.metrics import roc_curve
@@ -202,6 +202,8 @@ def precision_recall_curve(
     3       0.80   1.000000     0.5  1.0  0.0
     4        inf   1.000000     0.0  0.0  0.0
     """
+    if dialect is not None:  # refused here, in this function's name
+        dialects.get(dialect, function="precision_recall_curve")
     roc = _full_roc(
         con,
         table,
@@ -259,6 +261,8 @@ def average_precision(
     >>> round(sqlauc.average_precision(None, df), 12)
     0.833333333333
     """
+    if dialect is not None:  # refused here, in this function's name
+        dialects.get(dialect, function="average_precision")
     curve = precision_recall_curve(
         con,
         table,

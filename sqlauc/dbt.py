@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from sqlauc.dialects import Dialect
 from sqlauc.errors import SqlaucError, UnsafeInputError
 
 #: A dbt name sqlauc writes into Jinja: an ASCII identifier.
@@ -142,7 +143,7 @@ def not_runnable(relation: DbtRelation) -> SqlaucError:
     )
 
 
-def substitute(sql: str, relation: DbtRelation, dialect: str) -> str:
+def substitute(sql: str, relation: DbtRelation, dialect: Dialect) -> str:
     """Replace the quoted placeholder table in ``sql`` (rendered in ``dialect``) by the Jinja.
 
     The quoted placeholder must occur exactly once, and the text must contain no Jinja
@@ -155,7 +156,7 @@ def substitute(sql: str, relation: DbtRelation, dialect: str) -> str:
                 f"the query for a dbt model contains {delimiter!r} (in a column name or the "
                 "where= filter): dbt would evaluate it as Jinja"
             )
-    quoted = placeholder_table().sql(dialect=dialect)
+    quoted = placeholder_table().sql(dialect=dialect.name)
     count = sql.count(quoted)
     if count != 1:
         raise UnsafeInputError(

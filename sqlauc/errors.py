@@ -19,6 +19,10 @@ class UnsafeInputError(SqlaucError):
     """A name or ``where=`` filter was refused: it could change the shape of the query."""
 
 
+class UnknownDialectError(SqlaucError):
+    """A dialect name sqlauc does not support (the message lists the supported ones)."""
+
+
 class DataError(SqlaucError):
     """The data cannot give a metric: empty input, NaN scores, bad labels or weights."""
 

@@ -31,8 +31,9 @@ Allowed
       ``NULLIF``, ``GREATEST``, ``LEAST``, ``ABS``, ``ROUND``, ``FLOOR``, ``CEIL``, ``TRUNC``,
       ``SIGN``, ``LN``, ``LOG``, ``EXP``, ``SQRT``, ``CBRT``, ``POWER``, ``MOD``;
     - the few pure scalar functions of an engine that sqlglot does not model (it parses them
-      as unknown functions), by name, per dialect (:data:`ENGINE_FUNCTIONS`): DuckDB's and
-      Spark's ``date_part``, SQLite's ``date``/``datetime``/``julianday``/``unixepoch``,
+      as unknown functions), by name, per dialect
+      (:attr:`sqlauc.dialects.Dialect.engine_functions`): DuckDB's and Spark's
+      ``date_part``, SQLite's ``date``/``datetime``/``julianday``/``unixepoch``,
       ClickHouse's ``toYear``/``toMonth``/``toDate``/``toStartOfMonth``/``addDays``/
       ``today``…, ``now()`` where sqlglot keeps it as a plain call.
 
@@ -48,7 +49,7 @@ Refused (:class:`~sqlauc.UnsafeInputError`, before any query runs)
     side effect or sleeps (``pg_sleep``, ``sleep``, ``benchmark``, ``nextval``, ``get_lock``,
     ``reflect``), or is not deterministic per row (``random()``, ``uuid()``). A function
     sqlglot does not know (an ``exp.Anonymous``) is refused unless its name is in
-    :data:`ENGINE_FUNCTIONS` for the dialect.
+    :attr:`~sqlauc.dialects.Dialect.engine_functions` of the dialect.
 
 Every column a filter names must exist in the input relation and is re-quoted with its exact
 spelling. A filter is finally rendered back in the dialect; a construct sqlglot cannot write
@@ -69,6 +70,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, TokenError, UnsupportedError
 
+from sqlauc.dialects import Dialect
 from sqlauc.errors import UnsafeInputError
 from sqlauc.identifiers import resolve_column
 
@@ -174,56 +176,6 @@ VALUE_FUNCTIONS: tuple[type[exp.Expr], ...] = (
 #: Every scalar function a filter may call (sqlglot expression classes).
 ALLOWED_FUNCTIONS: tuple[type[exp.Expr], ...] = DATE_FUNCTIONS + STRING_FUNCTIONS + VALUE_FUNCTIONS
 
-#: Pure scalar functions sqlglot parses as unknown (``exp.Anonymous``), by dialect and lower-case
-#: name: each computes from its arguments (or the clock) only.
-ENGINE_FUNCTIONS: dict[str, frozenset[str]] = {
-    "duckdb": frozenset({"date_part", "datepart", "now", "dayname", "monthname"}),
-    "sqlite": frozenset({"date", "datetime", "time", "julianday", "unixepoch"}),
-    "mysql": frozenset({"now", "dayname", "monthname"}),
-    "clickhouse": frozenset(
-        {
-            "toyear",
-            "toquarter",
-            "tomonth",
-            "todayofmonth",
-            "todayofweek",
-            "todayofyear",
-            "tohour",
-            "tominute",
-            "tosecond",
-            "toyyyymm",
-            "toyyyymmdd",
-            "todate",
-            "todate32",
-            "todatetime",
-            "todatetime64",
-            "tostartofyear",
-            "tostartofquarter",
-            "tostartofmonth",
-            "tostartofweek",
-            "tomonday",
-            "tostartofday",
-            "tostartofhour",
-            "adddays",
-            "addweeks",
-            "addmonths",
-            "addyears",
-            "addhours",
-            "subtractdays",
-            "subtractweeks",
-            "subtractmonths",
-            "subtractyears",
-            "subtracthours",
-            "today",
-            "yesterday",
-            "now",
-            "modulo",
-        }
-    ),
-    "spark": frozenset({"date_part", "datepart", "now"}),
-    "databricks": frozenset({"date_part", "datepart", "now"}),
-}
-
 #: Types a cast or a typed literal may produce: numbers, strings, booleans, dates and times.
 ALLOWED_TYPES: frozenset[exp.DType] = frozenset(
     {
@@ -325,26 +277,6 @@ _BOOLEAN_TOPS: tuple[type[exp.Expr], ...] = (
     exp.Contains,
 )
 
-#: How the error messages call each dialect.
-DIALECT_NAMES: dict[str, str] = {
-    "duckdb": "DuckDB",
-    "sqlite": "SQLite",
-    "postgres": "PostgreSQL",
-    "mysql": "MySQL/MariaDB",
-    "clickhouse": "ClickHouse",
-    "spark": "Spark SQL",
-    "databricks": "Databricks SQL",
-    "hive": "Hive",
-    "bigquery": "BigQuery",
-    "snowflake": "Snowflake",
-    "tsql": "T-SQL",
-    "oracle": "Oracle",
-    "redshift": "Redshift",
-    "trino": "Trino",
-    "presto": "Presto",
-    "athena": "Athena",
-}
-
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 _ALLOWED_SUMMARY = (
@@ -368,10 +300,6 @@ def _no_sqlglot_logs() -> Iterator[None]:
         yield
     finally:
         logger.removeFilter(drop)
-
-
-def _dialect_name(dialect: str) -> str:
-    return DIALECT_NAMES.get(dialect, dialect)
 
 
 def _parse_problem(err: ParseError | TokenError, text: str) -> str:
@@ -445,7 +373,7 @@ def _refusal(node: exp.Expr, dialect: str) -> str:
     return f"{shown!r}, which is not allowed in a filter"
 
 
-def check_filter(text: str, *, dialect: str) -> exp.Expr:
+def check_filter(text: str, *, dialect: Dialect) -> exp.Expr:
     """Parse ``text`` in ``dialect`` and check it against the whitelist (no column lookup).
 
     Raises :class:`~sqlauc.UnsafeInputError` for anything the module docstring refuses, or a
@@ -455,13 +383,13 @@ def check_filter(text: str, *, dialect: str) -> exp.Expr:
         raise TypeError(f"where= must be a string, got {type(text).__name__}")
     if not text.strip():
         raise UnsafeInputError("where= is empty")
-    name = _dialect_name(dialect)
+    title, read = dialect.title, dialect.name
     try:
         with _no_sqlglot_logs():
-            statements = sqlglot.parse(text, read=dialect)
+            statements = sqlglot.parse(text, read=read)
     except (ParseError, TokenError) as err:
         raise UnsafeInputError(
-            f"The where= filter {text!r} could not be parsed as a {name} condition: "
+            f"The where= filter {text!r} could not be parsed as a {title} condition: "
             f"{_parse_problem(err, text)}"
         ) from None
     parsed = [s for s in statements if s is not None]
@@ -473,31 +401,31 @@ def check_filter(text: str, *, dialect: str) -> exp.Expr:
     top: exp.Expr = condition.unnest() if isinstance(condition, exp.Paren) else condition
     if not isinstance(top, _BOOLEAN_TOPS) or isinstance(top, exp.Query):
         raise UnsafeInputError(
-            f"where={text!r} is not a boolean condition (it is {_shown(top, dialect)!r})"
+            f"where={text!r} is not a boolean condition (it is {_shown(top, read)!r})"
         )
-    engine_functions = ENGINE_FUNCTIONS.get(dialect, frozenset())
+    engine_functions = dialect.engine_functions
     for node in condition.walk():
         if node.comments:
             raise UnsafeInputError(f"where={text!r} contains a comment; remove it")
         if isinstance(node, exp.Column):
             if node.table or node.args.get("db") or node.args.get("catalog"):
                 raise UnsafeInputError(
-                    f"where={text!r}: qualified column {_shown(node, dialect)} is not allowed; "
+                    f"where={text!r}: qualified column {_shown(node, read)} is not allowed; "
                     "use the bare column name"
                 )
             if isinstance(node.this, exp.Star):
                 raise UnsafeInputError(f"where={text!r}: * is not allowed")
         if _allowed(node, engine_functions):
             continue
-        raise UnsafeInputError(f"where={text!r} uses {_refusal(node, dialect)}")
+        raise UnsafeInputError(f"where={text!r} uses {_refusal(node, read)}")
     if any(isinstance(n, exp.In) and n.args.get("query") for n in condition.walk()):
         raise UnsafeInputError(f"where={text!r}: IN with a subquery is not allowed")
     try:
-        condition.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE, comments=False)
+        condition.sql(dialect=read, unsupported_level=ErrorLevel.RAISE, comments=False)
     except UnsupportedError as err:
         problem = _ANSI.sub("", str(err)).splitlines()[0] if str(err) else "unsupported"
         raise UnsafeInputError(
-            f"where={text!r} cannot be written for {name} by sqlglot ({problem}); "
+            f"where={text!r} cannot be written for {title} by sqlglot ({problem}); "
             "spell it with that engine's own functions"
         ) from None
     return condition
@@ -530,7 +458,7 @@ def _allowed(node: exp.Expr, engine_functions: frozenset[str]) -> bool:
 def parse_filter(
     text: str,
     *,
-    dialect: str,
+    dialect: Dialect,
     columns: Sequence[str] | None,
     relation: str,
     source_names: Sequence[str] | None = None,
@@ -541,8 +469,8 @@ def parse_filter(
     ----------
     text : str
         The filter, e.g. ``"country = 'FR' AND ts >= DATE '2024-01-01'"``.
-    dialect : str
-        The sqlglot dialect to parse it in (the engine's).
+    dialect : Dialect
+        The dialect to parse it in (the engine's).
     columns : sequence of str or None
         The input relation's columns; every column the filter names must be one of them. None
         (no connection to ask) quotes the names as written.

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from sqlauc import dialects
+from sqlauc.dialects import Dialect, type_class
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -38,10 +38,6 @@ LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 
 _DOUBLE = exp.DataType.build("DOUBLE")
 _INT = exp.DataType.build("INT")
-
-#: Dialects without boolean values: there ``label`` is a CASE, elsewhere the (faster)
-#: ``CAST(label_column = pos_label AS INT)``, which is NULL for a NULL label as well.
-NO_BOOLEAN_VALUES = frozenset({"tsql", "oracle", "fabric"})
 
 PosLabel = int | float | str | bool
 #: An integer written the one way (no leading zero or sign but '-'): a number when the label
@@ -63,40 +59,23 @@ class Roles:
     group_type: str = ""
 
 
-_WRAPPED = re.compile(r"^(NULLABLE|LOWCARDINALITY)\((.*)\)$")
-_FLOAT = re.compile(r"^(FLOAT\d*|DOUBLE( PRECISION)?|REAL)$")
-
-
-def type_class(type_name: str) -> str:
-    """``float``, ``bool``, ``unknown`` (no type name) or ``other`` (integers, decimals, and
-    anything else) for an engine's type name."""
-    upper = type_name.strip().upper()
-    while (wrapped := _WRAPPED.match(upper)) is not None:
-        upper = wrapped.group(2).strip()
-    if upper in ("", "UNKNOWN"):
-        return "unknown"
-    if upper in ("BOOLEAN", "BOOL"):
-        return "bool"
-    return "float" if _FLOAT.match(upper) else "other"
-
-
-def normalised(name: str, type_name: str, dialect: str, *, numeric: bool) -> exp.Expr:
+def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) -> exp.Expr:
     """A score or group column as the templates group and order it.
 
     Rule: the column keeps its own type (no cast to DOUBLE, which would merge integers beyond
     2^53 and decimals closer than a double's precision), except a boolean score, cast to INT
     (PostgreSQL has no arithmetic on booleans). Where the dialect's GROUP BY keeps -0.0 and
-    0.0 apart (:data:`sqlauc.dialects.SIGNED_ZEROS_APART`), a floating-point column becomes
+    0.0 apart (:attr:`sqlauc.dialects.Dialect.signed_zeros_apart`), a floating-point column becomes
     ``column + 0``: -0.0 + 0 = +0.0 in IEEE arithmetic, every other value is unchanged, and
     the type stays (an integer 0 widens no column). Integers and decimals hold no -0.0 and are
     left alone; a score of unknown type (``numeric``: it was checked to be a number where the
     type is known) gets ``+ 0`` too, a group of unknown type (maybe a string) does not.
     """
     value = column(name)
-    kind = type_class(type_name)
+    kind = type_class(type_name, dialect)
     if kind == "bool" and numeric:
         return exp.Cast(this=value, to=_INT.copy())
-    if dialect in dialects.SIGNED_ZEROS_APART and (
+    if dialect.signed_zeros_apart is not None and (
         kind == "float" or (kind == "unknown" and numeric)
     ):
         return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
@@ -158,7 +137,7 @@ def build(
     positive: exp.Expr,
     where: exp.Expr | None,
     needed: Iterable[str],
-    dialect: str,
+    dialect: Dialect,
     negative: exp.Expr | None = None,
 ) -> exp.Select:
     """Build ``sqlauc_input`` as a SELECT over ``source``.
@@ -175,8 +154,10 @@ def build(
         The whitelisted filter (from :func:`sqlauc.filters.parse_filter`).
     needed : iterable of str
         The input columns the template reads.
-    dialect : str
-        The target dialect (see :data:`NO_BOOLEAN_VALUES`).
+    dialect : Dialect
+        The target dialect: where it has no boolean values
+        (:attr:`~sqlauc.dialects.Dialect.boolean_values`) ``label`` is a CASE, elsewhere the
+        (faster) ``CAST(label_column = pos_label AS INT)``, NULL for a NULL label as well.
     negative : sqlglot.exp.Expr, optional
         The negative label's literal when it is known in advance: ``label`` is then 2 for any
         value that is neither (see the module docstring).
@@ -187,7 +168,7 @@ def build(
     if "label" in needed:
         is_positive = exp.EQ(this=label_col.copy(), expression=positive.copy())
         label: exp.Expr
-        if negative is None and dialect not in NO_BOOLEAN_VALUES:
+        if negative is None and dialect.boolean_values:
             label = exp.Cast(this=is_positive, to=_INT.copy())
         else:
             ifs = [

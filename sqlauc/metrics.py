@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from sqlauc import checks, planning
+from sqlauc import checks, dialects, planning
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import UndefinedMetricWarning
@@ -30,11 +30,12 @@ def _source_on(table: Table, engine: Engine) -> Source:
     """Resolve ``table`` for ``engine``; files and frames only on the embedded DuckDB."""
     source = resolve(table, engine.dialect)
     if source.kind in ("file", "frame") and not engine.local_data:
+        name = engine.dialect.name
         raise TypeError(
-            f"a {source.description} cannot be read through a {engine.dialect} connection: "
+            f"a {source.description} cannot be read through a {name} connection: "
             "sqlauc never uploads data to your database. Evaluate it locally with con=None "
             "(DuckDB), or pass a table name or sqlauc.Query('SELECT ...') that the "
-            f"{engine.dialect} connection can read"
+            f"{name} connection can read"
         )
     return source
 
@@ -51,9 +52,11 @@ def _evaluate(
     """Plan and run one metric; return the plan, its result, diagnostics and definedness.
 
     The result is a list of row dicts, or a DataFrame with ``frame=True`` (a ROC curve can
-    have millions of points). The diagnostics come from the same query.
+    have millions of points). The diagnostics come from the same query. ``dialect`` is
+    resolved here, before any engine is opened (an unknown name is refused).
     """
-    with open_engine(con, dialect) as engine:
+    record = None if dialect is None else dialects.get(dialect, function=options.metric)
+    with open_engine(con, record) as engine:
         source = _source_on(table, engine)
         plan = planning.plan(options, source, engine=engine)
         result: Any
@@ -141,14 +144,15 @@ def auc(
         costs a second, cheap read of the input (MIN/MAX/AVG of the scores, to place the
         buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` uses
         ``"bucketed"`` for :func:`auc` on Spark, Databricks and Hive
-        (``sqlauc.dialects.DEFAULT_METHOD``); otherwise it samples the first 10k rows on
-        DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
+        (``sqlauc.dialects.Dialect.default_method``); otherwise it samples the first 10k rows
+        on DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
         negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
         :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
         grouped formulation.
     dialect : str, optional
-        The SQL dialect to render for (a sqlglot name); overrides the one detected from
-        ``con``, and is required for a DB-API driver sqlauc does not know.
+        The SQL dialect to render for (one of ``sqlauc.dialects.names()``, sqlglot's names);
+        overrides the one detected from ``con``, and is required for a DB-API driver sqlauc
+        does not know. Another name raises :class:`~sqlauc.UnknownDialectError`.
 
     Returns
     -------
@@ -506,8 +510,9 @@ def sql(
         the dialect's default formulation (bucketed on Spark, Databricks and Hive, else
         grouped).
     dialect : str, default "duckdb"
-        Any sqlglot dialect name (``"postgres"``, ``"bigquery"``, ``"snowflake"``, ...);
-        with a connection, the connection's dialect.
+        One of ``sqlauc.dialects.names()`` (sqlglot's names: ``"postgres"``, ``"bigquery"``,
+        ``"snowflake"``, ...; another raises :class:`~sqlauc.UnknownDialectError`); with a
+        connection, the connection's dialect.
     label, score, weight, pos_label, where, method, group, group_weight, drop_intermediate
         As in the metric functions.
 
@@ -546,25 +551,27 @@ def sql(
         group_weight=group_weight,
         drop_intermediate=drop_intermediate,
     )
+    given = None if dialect is None else dialects.get(dialect, function="sql")
+    target = given or dialects.default()
     if isinstance(table, DbtRelation):
         if con is not None:
             raise not_runnable(table)
-        target = dialect or "duckdb"
         source = Source("table", placeholder_table(), f"dbt {table.jinja()}")
         return substitute(planning.plan(options, source, engine=None, dialect=target).sql,
                           table, target)  # fmt: skip
     if con is not None or not isinstance(table, (str, tuple, list, Query)):
-        if con is None and dialect not in (None, "duckdb"):
+        if con is None and not target.local_data:
             kind = resolve(table).description
-            raise ValueError(f"a {kind} is read by DuckDB; dialect={dialect!r} needs a table name")
-        with open_engine(con, dialect) as engine:
+            raise ValueError(
+                f"a {kind} is read by DuckDB; dialect={target.name!r} needs a table name"
+            )
+        with open_engine(con, given) as engine:
             source = _source_on(table, engine)
             return planning.plan(options, source, engine=engine).sql
-    target = dialect or "duckdb"
     source = resolve(table, target)
-    if source.kind in ("file", "frame") and target != "duckdb":
+    if source.kind in ("file", "frame") and not target.local_data:
         raise ValueError(
-            f"a {source.description} is read by DuckDB; dialect={dialect!r} needs a table name"
+            f"a {source.description} is read by DuckDB; dialect={target.name!r} needs a table name"
         )
     if source.kind in ("file", "frame"):
         with open_engine(None) as engine:

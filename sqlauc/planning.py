@@ -9,7 +9,6 @@ resolve names and types -> parse the filter -> pick the formulation -> build ``s
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,6 +16,7 @@ import pandas as pd
 from sqlglot import exp
 
 from sqlauc import dialects, filters, inputs, render, templates
+from sqlauc.dialects import Dialect, type_kind
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -43,35 +43,6 @@ _TEMPLATES = {
     ("gauc", "rank"): "gauc",
     ("roc_curve", "grouped"): "roc_curve",
 }
-
-_NUMBER = re.compile(
-    r"^(U?(TINY|SMALL|MEDIUM|BIG|HUGE)?INT(EGER)?\d*|U?INT\d+|U?HUGEINT|FLOAT\d*|DOUBLE"
-    r"( PRECISION)?|REAL|DECIMAL.*|NUMERIC.*|NUMBER.*|UINTEGER|UBIGINT|USMALLINT|UTINYINT|"
-    r"BYTE|SHORT|LONG)$"
-)
-_STRING = re.compile(
-    r"^(VARCHAR.*|TEXT|STRING|LARGE_STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID|NVARCHAR.*|"
-    r"FIXEDSTRING.*|CHARACTER.*)$"
-)
-#: Type wrappers that do not change the kind (ClickHouse).
-_WRAPPERS = re.compile(r"^(NULLABLE|LOWCARDINALITY)\((.*)\)$")
-
-
-def type_kind(type_name: str) -> str:
-    """Classify an engine type name: ``bool``, ``number``, ``string``, ``other`` or
-    ``unknown`` (the driver did not say; SQLite)."""
-    upper = type_name.strip().upper()
-    while (wrapped := _WRAPPERS.match(upper)) is not None:
-        upper = wrapped.group(2).strip()
-    if upper in ("", "UNKNOWN"):
-        return "unknown"
-    if upper in ("BOOLEAN", "BOOL"):
-        return "bool"
-    if _NUMBER.match(upper):
-        return "number"
-    if _STRING.match(upper):
-        return "string"
-    return "other"
 
 
 @dataclass(frozen=True)
@@ -114,7 +85,7 @@ class Plan:
 
     options: Options
     source: Source
-    dialect: str
+    dialect: Dialect
     method: str
     template: str
     tree: exp.Select
@@ -179,7 +150,9 @@ def _roles(
     )
 
 
-def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> None:
+def _check_types(
+    roles: inputs.Roles, kinds: dict[str, str], relation: str, dialect: Dialect
+) -> None:
     for role, name in (
         ("score", roles.score),
         ("weight", roles.weight),
@@ -187,7 +160,7 @@ def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str) -> N
     ):
         if name is None:
             continue
-        kind = type_kind(kinds[name])
+        kind = type_kind(kinds[name], dialect)
         if kind not in ("number", "bool", "unknown"):
             raise DataError(
                 f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
@@ -284,7 +257,7 @@ def plan(
     source: Source,
     *,
     engine: Engine | None,
-    dialect: str | None = None,
+    dialect: Dialect | None = None,
 ) -> Plan:
     """Resolve one metric call into its SQL.
 
@@ -292,10 +265,10 @@ def plan(
     exact existing spelling, types are checked and ``method="auto"`` can sample. Without one
     (``sqlauc.sql`` for a warehouse you are not connected to), names are quoted as given and
     ``method="auto"`` renders the dialect's default formulation (for ``auc``,
-    :data:`sqlauc.dialects.DEFAULT_METHOD`: bucketed on Spark, Databricks and Hive, sampled or
-    not; else grouped).
+    :attr:`sqlauc.dialects.Dialect.default_method`: bucketed on Spark, Databricks and Hive,
+    sampled or not; else grouped). Without either, the dialect is :data:`sqlauc.dialects.DEFAULT`.
     """
-    target = engine.dialect if engine is not None else (dialect or "duckdb")
+    target = engine.dialect if engine is not None else (dialect or dialects.default())
     columns: list[str] | None = None
     kinds: dict[str, str] = {}
     if options.where is not None:  # a refused filter is refused before any query runs
@@ -309,8 +282,8 @@ def plan(
     roles = _roles(options, columns, source.description, own_names)
     label_kind = "unknown"
     if engine is not None:
-        _check_types(roles, kinds, source.description)
-        label_kind = type_kind(kinds[roles.label])
+        _check_types(roles, kinds, source.description, target)
+        label_kind = type_kind(kinds[roles.label], target)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(
             roles,
@@ -331,8 +304,8 @@ def plan(
     positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
 
     method = options.method
-    if method == "auto" and options.metric == "auc" and target in dialects.DEFAULT_METHOD:
-        method = dialects.DEFAULT_METHOD[target]
+    if method == "auto" and options.metric == "auc" and target.default_method is not None:
+        method = target.default_method
     sample: Sample | None = None
     sampled = method == "auto" and options.metric != "roc_curve" and roles.weight is None
     if sampled and engine is not None and engine.can_sample():
@@ -348,9 +321,9 @@ def plan(
         # the group metrics' window sums are partitioned by group already, and roc_curve
         # returns every point: both run their grouped template
         method = "grouped"
-    if method == "rank" and target in dialects.RANK_NOT_EXACT:
+    if method == "rank" and target.rank_not_exact is not None:
         raise ValueError(
-            f"method='rank' is not exact on {target} ({dialects.RANK_NOT_EXACT[target]}); "
+            f"method='rank' is not exact on {target.name} ({target.rank_not_exact}); "
             "use method='grouped' (what 'auto' picks there)"
         )
     # Only the rank templates use a known negative label (one MAX instead of a min/max over

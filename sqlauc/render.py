@@ -17,6 +17,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
 from sqlauc import dialects, templates
+from sqlauc.dialects import Dialect
 
 INPUT_RELATION = "sqlauc_input"
 
@@ -85,10 +86,10 @@ def compose(
     return main
 
 
-def to_sql(tree: exp.Expr, dialect: str, *, pretty: bool = True) -> str:
+def to_sql(tree: exp.Expr, dialect: Dialect, *, pretty: bool = True) -> str:
     """Render a query tree in ``dialect`` (comments off, unsupported constructs raise)."""
     return dialects.adapt(tree, dialect).sql(
-        dialect=dialect,
+        dialect=dialect.name,
         pretty=pretty,
         comments=False,
         unsupported_level=ErrorLevel.RAISE,
@@ -104,7 +105,7 @@ def render(
     input_relation: exp.Select,
     params: Mapping[str, Param],
     relations: Mapping[str, str],
-    dialect: str,
+    dialect: Dialect,
 ) -> tuple[exp.Select, str]:
     """Compose template ``name`` and render it in ``dialect``; return the tree and the text.
 
@@ -114,7 +115,7 @@ def render(
     """
     key = (
         name,
-        input_relation.sql(dialect=dialect, comments=False),
+        input_relation.sql(dialect=dialect.name, comments=False),
         tuple(sorted(params.items())),
         tuple(sorted(relations.items())),
         dialect,

@@ -26,8 +26,9 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError
 
-from sqlauc import identifiers
+from sqlauc import dialects, identifiers
 from sqlauc.dbt import DbtRelation, not_runnable
+from sqlauc.dialects import Dialect
 from sqlauc.errors import UnsafeInputError
 
 #: The name a DataFrame is known by inside the query.
@@ -105,13 +106,13 @@ _FORBIDDEN_IN_QUERY: tuple[type[exp.Expr], ...] = tuple(
 )
 
 
-def query_source(query: Query, dialect: str) -> Source:
+def query_source(query: Query, dialect: Dialect) -> Source:
     """Parse a :class:`Query` in ``dialect`` and check that it is one read-only query."""
     try:
-        statements = [s for s in sqlglot.parse(query.sql, read=dialect) if s is not None]
+        statements = [s for s in sqlglot.parse(query.sql, read=dialect.name) if s is not None]
     except ParseError as err:
         first = str(err).splitlines()[0] if str(err) else "syntax error"
-        raise UnsafeInputError(f"Query is not valid {dialect} SQL: {first}") from None
+        raise UnsafeInputError(f"Query is not valid {dialect.name} SQL: {first}") from None
     if len(statements) != 1:
         raise UnsafeInputError(
             f"Query must be exactly one SELECT statement, got {len(statements)} statements"
@@ -180,10 +181,11 @@ def file_source(path: str) -> Source:
     return Source("file", exp.Table(this=call), f"file {path!r}")
 
 
-def resolve(table: object, dialect: str = "duckdb") -> Source:
-    """Classify the ``table`` argument of a metric (a Query is parsed in ``dialect``)."""
+def resolve(table: object, dialect: Dialect | None = None) -> Source:
+    """Classify the ``table`` argument of a metric (a Query is parsed in ``dialect``, by
+    default :data:`sqlauc.dialects.DEFAULT`)."""
     if isinstance(table, Query):
-        return query_source(table, dialect)
+        return query_source(table, dialect or dialects.default())
     if isinstance(table, DbtRelation):
         raise not_runnable(table)
     if isinstance(table, PurePath):

@@ -36,14 +36,21 @@ import pandas as pd
 import pytest
 from sqlglot import exp
 
+from sqlauc import dialects
+
 CI = os.environ.get("CI", "").lower() == "true"
 POSTGRES_URL = os.environ.get(
     "SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 MYSQL_URL = os.environ.get("SQLAUC_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306/test")
 
-#: every engine the suite executes, in the order of the README's table
-ENGINES = ["duckdb", "sqlite", "postgres", "mysql", "clickhouse", "spark"]
+#: every engine the suite executes (the registry's records of tier "executed"), in the order
+#: of the README's table
+ENGINES = [d.name for d in dialects.records("executed")]
+#: the dialects where the rank formulation is refused (not exact), from the registry
+RANK_NOT_EXACT = frozenset(d.name for d in dialects.records() if d.rank_not_exact is not None)
+#: the default AUC formulation of each dialect that has one, from the registry
+DEFAULT_METHOD = {d.name: d.default_method for d in dialects.records() if d.default_method}
 
 
 class Special:

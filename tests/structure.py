@@ -78,7 +78,7 @@ _WIDENING = (INT, BIGINT, DECIMAL)
 #: INTEGER is 64-bit)
 WIDE_INT_DIALECTS = frozenset({"oracle", "snowflake", "sqlite"})
 #: dialects without boolean values in SQL expressions
-NO_BOOLEAN_DIALECTS = frozenset({"tsql", "oracle", "fabric"})
+NO_BOOLEAN_DIALECTS = frozenset(d.name for d in dialects.records() if not d.boolean_values)
 #: dialects where sqlglot's FLOAT type means an 8-byte float (T-SQL FLOAT = FLOAT(53))
 FLOAT_IS_DOUBLE_DIALECTS = frozenset({"tsql", "fabric"})
 
@@ -115,7 +115,8 @@ def own_names() -> frozenset[str]:
     names |= {"label", "label_value", "score", "weight", "grp", "gw"}
     for name in templates.names():
         names |= {i.name for i in templates.parse(name).find_all(exp.Identifier)}
-    for settings in dialects.QUERY_SETTINGS.values():
+    for record in dialects.records():
+        settings = record.query_settings
         names |= set(settings)
     return frozenset(names)
 
@@ -316,7 +317,7 @@ class TypeInference:
             self._visit_children(node, scope, ctes)
             return BIGINT
         if isinstance(node, exp.ArraySum):
-            # ClickHouse's sum of sorted values (sqlauc.dialects.SORTED_ARRAY_SUMS)
+            # ClickHouse's sum of sorted values (its record's sums="sorted_array")
             return sub(node.this)
         if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):
             name = node.name.lower()

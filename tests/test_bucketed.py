@@ -180,7 +180,7 @@ def test_renders_and_passes_the_structural_checks(dialect):
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_auto_default_per_dialect(dialect):
     auto = sqlauc.sql("auc", "events", dialect=dialect)
-    method = dialects.DEFAULT_METHOD.get(dialect, "grouped")
+    method = dialects.get(dialect).default_method or "grouped"
     assert auto == sqlauc.sql("auc", "events", dialect=dialect, method=method)
     # a global RANK() window is never what auto renders where there is no sample
     assert "RANK()" not in auto.upper()
@@ -195,7 +195,7 @@ def test_auto_default_per_dialect(dialect):
 
 def test_distributed_dialects_default_to_bucketed():
     for dialect in ("spark", "databricks", "hive"):
-        assert dialects.DEFAULT_METHOD[dialect] == "bucketed"
+        assert dialects.get(dialect).default_method == "bucketed"
         assert "neg_ge_in_bucket" in sqlauc.sql("auc", "events", dialect=dialect)
 
 

@@ -31,25 +31,13 @@ from sklearn.metrics import precision_recall_curve, roc_auc_score
 from test_messages import labelled
 
 import sqlauc
-from sqlauc import cli
+from sqlauc import cli, dialects
 
 ROOT = Path(__file__).resolve().parent.parent
 ATOL = 1e-12
 PG_URL = os.environ.get("SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-DIALECTS = [
-    "duckdb",
-    "postgres",
-    "bigquery",
-    "snowflake",
-    "mysql",
-    "sqlite",
-    "tsql",
-    "clickhouse",
-    "spark",
-    "trino",
-    "redshift",
-    "oracle",
-]
+#: every dialect sqlauc claims (the registry)
+DIALECTS = dialects.names()
 
 
 def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

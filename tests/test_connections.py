@@ -12,8 +12,8 @@ from backends import MYSQL_URL, POSTGRES_URL, unavailable
 from reference import brute_auc
 
 import sqlauc
+from sqlauc import dialects
 from sqlauc.engines import open_engine
-from sqlauc.engines.dbapi_engine import DRIVER_DIALECTS
 
 FRAME = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0], "score": [0.9, 0.1, 0.4, 0.5, 0.5, 0.2]})
 EXPECTED = brute_auc(FRAME["label"].to_numpy() == 1, FRAME["score"].to_numpy())
@@ -79,15 +79,17 @@ def test_sqlalchemy_percent_and_colon_stay_literal(tmp_path):
 def test_every_known_driver_maps_to_a_sqlglot_dialect():
     from sqlglot.dialects.dialect import Dialect
 
-    for module, dialect in DRIVER_DIALECTS.items():
-        assert Dialect.get(dialect) is not None, (module, dialect)
+    for record in dialects.records():
+        for module in record.drivers:
+            assert dialects.for_driver(module) is record
+            assert Dialect.get(record.name) is not None, (module, record.name)
 
 
 def test_sqlite3_connection_is_detected_and_left_open():
     con = sqlite3.connect(":memory:")
     FRAME.to_sql("t", con, index=False)
     with open_engine(con) as engine:
-        assert engine.dialect == "sqlite"
+        assert engine.dialect.name == "sqlite"
     assert sqlauc.auc(con, "t") == pytest.approx(EXPECTED, abs=1e-12)
     assert not con.in_transaction
     assert con.execute("SELECT COUNT(*) FROM t").fetchone() == (6,)
@@ -182,7 +184,7 @@ def test_chdb_session():
         values = ", ".join(f"({int(a)}, {float(b)!r})" for a, b in FRAME.itertuples(index=False))
         sess.query("INSERT INTO sqlauc_s.t VALUES " + values)
         with open_engine(sess) as engine:
-            assert engine.dialect == "clickhouse"
+            assert engine.dialect.name == "clickhouse"
         assert sqlauc.auc(sess, "sqlauc_s.t") == pytest.approx(EXPECTED, abs=1e-12)
     finally:
         sess.close()

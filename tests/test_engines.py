@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF
+from backends import INF, NAN, NEG_INF, RANK_NOT_EXACT
 from datagen import ENCODINGS, make_data
 from reference import brute_auc, brute_roc, gauc_reference, trapezoid
 from sklearn.metrics import roc_auc_score, roc_curve
@@ -23,7 +23,6 @@ from test_safety import HOSTILE_FILTERS, HOSTILE_NAMES
 from test_seeds import EXAMPLES
 
 import sqlauc
-from sqlauc.dialects import RANK_NOT_EXACT
 
 TOL = 1e-12
 

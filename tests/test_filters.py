@@ -20,7 +20,7 @@ import pytest
 from reference import brute_auc
 
 import sqlauc
-from sqlauc import filters
+from sqlauc import dialects
 from sqlauc.engines.base import Engine
 
 TOL = 1e-12
@@ -493,7 +493,7 @@ def test_unparsable_filter_is_explained_in_words(backend, text, near, caplog, ca
         sqlauc.auc(backend.con, table, where=text)
     message = str(info.value)
     assert message.startswith(f"The where= filter {text!r} could not be parsed as a ")
-    assert filters.DIALECT_NAMES[backend.dialect] + " condition" in message
+    assert dialects.get(backend.dialect).title + " condition" in message
     assert f"near {near!r}" in message
     assert "\x1b" not in message
     assert "<class" not in message and "sqlglot" not in message

@@ -41,6 +41,7 @@ import pandas as pd
 import pytest
 import sqlglot
 import structure
+from backends import DEFAULT_METHOD, RANK_NOT_EXACT
 from datagen import make_data
 from golden import regenerate
 from golden.regenerate import (
@@ -59,8 +60,7 @@ from reference import brute_auc, brute_roc, gauc_reference
 from sqlglot import exp
 
 import sqlauc
-from sqlauc import planning, templates
-from sqlauc.dialects import DEFAULT_METHOD, RANK_NOT_EXACT
+from sqlauc import dialects, planning, templates
 from sqlauc.engines.base import Engine
 from sqlauc.sources import resolve
 
@@ -162,7 +162,7 @@ class _SampledEngine(Engine):
     0 (so the negative label is known: ``:negative_known`` = 1). Nothing else is run."""
 
     def __init__(self, dialect: str) -> None:
-        self.dialect = dialect
+        self.dialect = dialects.get(dialect)
 
     def columns(self, source):
         return [(LABEL, "INTEGER"), (SCORE, "DOUBLE"), (GROUP, "INTEGER"), (GROUP_WEIGHT, "DOUBLE")]
@@ -188,7 +188,7 @@ def test_negative_known_structure(metric, options, dialect):
     try:
         plan = planning.plan(
             planning.Options(metric, **options),
-            resolve(TABLE, dialect),
+            resolve(TABLE, dialects.get(dialect)),
             engine=_SampledEngine(dialect),
         )
     except ValueError as error:  # the refusal itself is the expected outcome there

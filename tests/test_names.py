@@ -24,13 +24,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import sqlglot
+from backends import RANK_NOT_EXACT
 from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score, roc_curve
 from sqlglot import exp
 
 import sqlauc
 from sqlauc import cli, templates
-from sqlauc.dialects import RANK_NOT_EXACT
 from sqlauc.engines.duckdb_engine import DuckDBEngine
 from sqlauc.results import Diagnostics
 from sqlauc.sources import FRAME_NAME

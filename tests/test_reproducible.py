@@ -10,7 +10,7 @@ bits (``float.hex``; frames compared exactly).
 
 What holds: unweighted results are sums of whole numbers (exact) and the rank formulation's
 CUME_DIST sum is an exact DECIMAL sum; GAUC's sums over groups are ordered sums on DuckDB
-(``sqlauc.dialects.ORDERED_AGGREGATES``). Sample weights and a ``group_weight`` column are
+(``sqlauc.dialects.Dialect.sums == "ordered"``). Sample weights and a ``group_weight`` column are
 still summed in thread order (per distinct score and over the distinct scores): an ordered
 sum there was measured 10x slower at 1e7 rows, so those cases are declared gaps below.
 
@@ -205,7 +205,7 @@ print(json.dumps(out))
 def test_chdb_same_bits_at_any_thread_count():
     """ClickHouse (chdb) at max_threads 1, 2, 4, 2, 4: unweighted AUC and GAUC keep their bits
     (GAUC's sums over groups are sums of sorted arrays there, see
-    ``sqlauc.dialects.SORTED_ARRAY_SUMS``)."""
+    ``sums="sorted_array"``)."""
     pytest.importorskip("chdb")
     root = Path(__file__).resolve().parents[1]
     env = {

@@ -2,7 +2,7 @@
 
 - Signed zeros: -0.0 and 0.0 compare equal, so they are one tie of scores and one group, on
   every engine and every method (ClickHouse's GROUP BY keeps them apart unless sqlauc
-  normalises them; see ``sqlauc.dialects.SIGNED_ZEROS_APART``).
+  normalises them; see ``sqlauc.dialects.Dialect.signed_zeros_apart``).
 - Integer and decimal scores are ordered by their own type: BIGINT 2^53 and 2^53 + 1, or
   DECIMAL(38,20) values 1e-20 apart, are two scores, not a tie of their nearest doubles.
 - Extreme finite doubles (+-1e300, the largest double, subnormals) are ordinary scores for every
@@ -22,12 +22,12 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
+from backends import RANK_NOT_EXACT
 from reference import brute_auc, brute_roc, gauc_reference
 from sklearn.metrics import roc_auc_score
 from sqlglot import exp
 
 import sqlauc
-from sqlauc.dialects import RANK_NOT_EXACT
 
 TOL = 1e-12
 METHODS = ["auto", "grouped", "rank", "bucketed"]

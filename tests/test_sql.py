@@ -9,35 +9,20 @@ import numpy as np
 import pandas as pd
 import pytest
 import sqlglot
+from backends import RANK_NOT_EXACT
 from datagen import load, make_data
 from reference import brute_auc, brute_roc, gauc_reference
 from sklearn.metrics import roc_auc_score
 from sqlglot import exp
 
 import sqlauc
-from sqlauc import templates
-from sqlauc.dialects import RANK_NOT_EXACT
+from sqlauc import dialects, templates
 from sqlauc.engines import duckdb_engine
 
 TOL = 1e-12
 
-DIALECTS = [
-    "duckdb",
-    "postgres",
-    "mysql",
-    "sqlite",
-    "spark",
-    "databricks",
-    "hive",
-    "clickhouse",
-    "bigquery",
-    "snowflake",
-    "trino",
-    "presto",
-    "redshift",
-    "tsql",
-    "oracle",
-]
+#: every dialect sqlauc claims (the registry)
+DIALECTS = dialects.names()
 
 #: (metric, options) covering every template and option that changes the SQL
 VARIANTS = [

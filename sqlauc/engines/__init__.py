@@ -24,6 +24,8 @@ import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from sqlauc import dialects
+from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
 
 
@@ -36,8 +38,9 @@ def _unsupported(con: object, why: str) -> TypeError:
 
 
 @contextmanager
-def open_engine(con: object, dialect: str | None = None) -> Iterator[Engine]:
-    """Yield the engine for ``con``; ``dialect`` overrides the detected dialect."""
+def open_engine(con: object, dialect: Dialect | None = None) -> Iterator[Engine]:
+    """Yield the engine for ``con``; ``dialect`` (a resolved record) overrides the detected
+    dialect."""
     if isinstance(con, types.ModuleType):
         raise _unsupported(con, f"got the module {con.__name__}; pass a connection object")
     module = type(con).__module__
@@ -60,14 +63,14 @@ def open_engine(con: object, dialect: str | None = None) -> Iterator[Engine]:
         from sqlauc.engines.spark_engine import SparkEngine, is_spark_session
 
         if is_spark_session(con):
-            yield SparkEngine(con, dialect or "spark")
+            yield SparkEngine(con, dialect or dialects.get("spark"))
             return
         raise _unsupported(con, "pass the SparkSession (spark), not a DataFrame or context")
     if module.startswith("chdb."):
         from sqlauc.engines.chdb_engine import ChdbSessionEngine, is_chdb_session
 
         if is_chdb_session(con) and not hasattr(con, "cursor"):
-            yield ChdbSessionEngine(con, dialect or "clickhouse")
+            yield ChdbSessionEngine(con, dialect or dialects.get("clickhouse"))
             return
     if module.startswith("sqlalchemy."):
         from sqlauc.engines.sqlalchemy_engine import (
@@ -87,15 +90,10 @@ def open_engine(con: object, dialect: str | None = None) -> Iterator[Engine]:
         with sqlalchemy_engine(con, target) as engine:
             yield engine
         return
-    from sqlauc.engines.dbapi_engine import (
-        DRIVER_DIALECTS,
-        DBAPIEngine,
-        driver_module,
-        is_dbapi_connection,
-    )
+    from sqlauc.engines.dbapi_engine import DBAPIEngine, driver_module, is_dbapi_connection
 
     if is_dbapi_connection(con):
-        target = dialect or DRIVER_DIALECTS.get(driver_module(con))
+        target = dialect or dialects.for_driver(driver_module(con))
         if target is None:
             raise ValueError(
                 f"cannot tell the SQL dialect of a {module}.{type(con).__name__} connection; "

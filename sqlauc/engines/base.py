@@ -7,19 +7,20 @@ from typing import Any
 
 import pandas as pd
 
+from sqlauc.dialects import Dialect
 from sqlauc.sources import Source
 
 
 class Engine(ABC):
     """A connection sqlauc can run a rendered query on.
 
-    Adapters stay thin: a sqlglot dialect name, the columns of a relation, and "run this
+    Adapters stay thin: a dialect record, the columns of a relation, and "run this
     SELECT, give me every row". They never close, reconfigure or write to the caller's
     connection, and they drain every result.
     """
 
-    #: The sqlglot dialect the engine speaks.
-    dialect: str
+    #: The dialect the engine speaks (its record; ``dialect.name`` is sqlglot's name).
+    dialect: Dialect
     #: Whether the engine reads files and DataFrames (the embedded DuckDB only; sqlauc never
     #: uploads data to a database).
     local_data: bool = False

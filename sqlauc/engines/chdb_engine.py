@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlauc.dialects import Dialect
 from sqlauc.engines.dbapi_engine import DBAPIEngine
 
 
@@ -19,7 +20,7 @@ def is_chdb_session(con: object) -> bool:
 class ChdbSessionEngine(DBAPIEngine):
     """Runs on a ``chdb.session.Session`` (dialect ``clickhouse``)."""
 
-    def __init__(self, session: Any, dialect: str = "clickhouse") -> None:
+    def __init__(self, session: Any, dialect: Dialect) -> None:
         super().__init__(session, dialect, owner="chdb")
 
     def _execute(self, sql: str) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:

@@ -1,9 +1,11 @@
 """Any DB-API 2.0 connection (sqlite3, psycopg, pymysql, chdb, snowflake.connector, ...).
 
-The dialect comes from the driver's module (:data:`DRIVER_DIALECTS`), else ``dialect=`` must
-be given. Column types come from ``cursor.description`` of a ``LIMIT 0`` probe: a type name
-where the driver gives one (chdb, clickhouse_connect), else the driver family's type codes
-(:data:`TYPE_CODES`); unknown codes leave the type unknown, which only skips the up-front type
+The dialect comes from the driver's module (the record whose
+:attr:`~sqlauc.dialects.Dialect.drivers` lists it), else ``dialect=`` must be given. Column
+types come from ``cursor.description`` of a ``LIMIT 0`` probe: a type name where the driver
+gives one (chdb, clickhouse_connect), else the dialect's type codes
+(:attr:`~sqlauc.dialects.Dialect.type_codes`); unknown codes leave the type unknown, which only
+skips the up-front type
 checks (the query still validates its input).
 
 Every query runs on a cursor of its own that is drained and closed. The caller's connection is
@@ -28,75 +30,17 @@ from typing import Any
 
 from sqlglot import exp
 
+from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
 from sqlauc.errors import NotFoundError
 from sqlauc.sources import Source
 
-#: Top-level driver module -> sqlglot dialect. Anything else needs ``dialect=``.
-DRIVER_DIALECTS: dict[str, str] = {
-    "sqlite3": "sqlite",
-    "psycopg": "postgres",
-    "psycopg2": "postgres",
-    "pg8000": "postgres",
-    "pymysql": "mysql",
-    "MySQLdb": "mysql",
-    "mysql": "mysql",  # mysql.connector
-    "mariadb": "mysql",
-    "chdb": "clickhouse",
-    "clickhouse_connect": "clickhouse",
-    "clickhouse_driver": "clickhouse",
-    "snowflake": "snowflake",
-    "trino": "trino",
-    "prestodb": "presto",
-    "redshift_connector": "redshift",
-    "databricks": "databricks",
-    "pyhive": "hive",
-    "oracledb": "oracle",
-    "cx_Oracle": "oracle",
-    "pymssql": "tsql",
-    "google": "bigquery",  # google.cloud.bigquery.dbapi
-    "duckdb": "duckdb",
-}
 
-_POSTGRES_OIDS = {
-    16: "BOOLEAN",
-    20: "BIGINT",
-    21: "SMALLINT",
-    23: "INTEGER",
-    700: "REAL",
-    701: "DOUBLE",
-    1700: "DECIMAL",
-    25: "TEXT",
-    1042: "CHAR",
-    1043: "VARCHAR",
-}
-_MYSQL_FIELD_TYPES = {
-    0: "DECIMAL",
-    1: "TINYINT",
-    2: "SMALLINT",
-    3: "INTEGER",
-    4: "FLOAT",
-    5: "DOUBLE",
-    8: "BIGINT",
-    9: "INTEGER",
-    246: "DECIMAL",
-    15: "VARCHAR",
-    253: "VARCHAR",
-    254: "CHAR",
-}
-
-#: Dialect -> the meaning of integer type codes in ``cursor.description``.
-TYPE_CODES: dict[str, dict[int, str]] = {
-    "postgres": _POSTGRES_OIDS,
-    "mysql": _MYSQL_FIELD_TYPES,
-}
-
-
-def _type_name(type_code: object, dialect: str) -> str:
+def _type_name(type_code: object, dialect: Dialect) -> str:
     if isinstance(type_code, str):
         return type_code
     if isinstance(type_code, int) and not isinstance(type_code, bool):
-        return TYPE_CODES.get(dialect, {}).get(type_code, "UNKNOWN")
+        return dialect.type_codes.get(type_code, "UNKNOWN")
     return "UNKNOWN"
 
 
@@ -164,7 +108,7 @@ _TRANSACTION_PROBES: dict[str, Callable[[Any], bool | None]] = {
 class DBAPIEngine(Engine):
     """Runs on a DB-API 2.0 connection; reads tables and :class:`sqlauc.Query` subqueries."""
 
-    def __init__(self, con: Any, dialect: str, *, owner: str | None = None) -> None:
+    def __init__(self, con: Any, dialect: Dialect, *, owner: str | None = None) -> None:
         self.con = con
         self.dialect = dialect
         self._in_transaction = _TRANSACTION_PROBES.get(owner or driver_module(con))
@@ -228,7 +172,7 @@ class DBAPIEngine(Engine):
     def columns(self, source: Source) -> list[tuple[str, str]]:
         probe = exp.select("*").from_(source.relation.copy()).limit(0)
         try:
-            _, description = self._execute(probe.sql(dialect=self.dialect))
+            _, description = self._execute(probe.sql(dialect=self.dialect.name))
         except Exception as err:
             # the driver's first line names the problem; PostgreSQL adds the query and a caret
             lines = [line.strip() for line in str(err).splitlines() if line.strip()]

@@ -9,6 +9,8 @@ import duckdb
 import pandas as pd
 from sqlglot import exp
 
+from sqlauc import dialects
+from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
 from sqlauc.errors import NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source
@@ -51,9 +53,9 @@ class DuckDBEngine(Engine):
 
     local_data = True
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, dialect: str | None = None) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, dialect: Dialect | None = None) -> None:
         self.con = con
-        self.dialect = dialect or "duckdb"
+        self.dialect = dialect or dialects.default()
         self._described: tuple[Source, list[tuple[str, str]]] | None = None
 
     def can_sample(self) -> bool:
@@ -108,7 +110,9 @@ class DuckDBEngine(Engine):
         if source.kind == "frame":
             rel = self._relation(source)
             return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
-        probe = exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=self.dialect)
+        probe = (
+            exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=self.dialect.name)
+        )
         try:
             names, kinds, _ = self._run(probe, source)
         except duckdb.BinderException as err:  # a Query naming a column that does not exist

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
 from sqlauc.errors import NotFoundError
 from sqlauc.sources import Source
@@ -22,12 +23,12 @@ def is_spark_session(con: object) -> bool:
 class SparkEngine(Engine):
     """Runs on a SparkSession."""
 
-    def __init__(self, spark: Any, dialect: str = "spark") -> None:
+    def __init__(self, spark: Any, dialect: Dialect) -> None:
         self.spark = spark
         self.dialect = dialect
 
     def columns(self, source: Source) -> list[tuple[str, str]]:
-        probe = exp.select("*").from_(source.relation.copy()).sql(dialect=self.dialect)
+        probe = exp.select("*").from_(source.relation.copy()).sql(dialect=self.dialect.name)
         try:
             schema = self.spark.sql(probe).schema
         except Exception as err:  # AnalysisException: a missing table or column

@@ -15,27 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from sqlauc import dialects
+from sqlauc.dialects import Dialect
 from sqlauc.engines.dbapi_engine import DBAPIEngine, driver_module
-
-#: SQLAlchemy dialect name -> sqlglot dialect.
-SQLALCHEMY_DIALECTS: dict[str, str] = {
-    "postgresql": "postgres",
-    "mysql": "mysql",
-    "mariadb": "mysql",
-    "sqlite": "sqlite",
-    "duckdb": "duckdb",
-    "mssql": "tsql",
-    "oracle": "oracle",
-    "snowflake": "snowflake",
-    "bigquery": "bigquery",
-    "trino": "trino",
-    "presto": "presto",
-    "redshift": "redshift",
-    "databricks": "databricks",
-    "hive": "hive",
-    "clickhouse": "clickhouse",
-    "clickhousedb": "clickhouse",
-}
 
 
 def is_sqlalchemy(con: object) -> bool:
@@ -43,13 +25,13 @@ def is_sqlalchemy(con: object) -> bool:
     return module.startswith("sqlalchemy.") and type(con).__name__ in ("Engine", "Connection")
 
 
-def sqlalchemy_dialect(con: Any) -> str | None:
-    name = str(con.dialect.name)
-    return SQLALCHEMY_DIALECTS.get(name)
+def sqlalchemy_dialect(con: Any) -> Dialect | None:
+    """The dialect whose record lists ``con.dialect.name`` (None if none does)."""
+    return dialects.for_sqlalchemy(str(con.dialect.name))
 
 
 @contextmanager
-def sqlalchemy_engine(con: Any, dialect: str) -> Iterator[DBAPIEngine]:
+def sqlalchemy_engine(con: Any, dialect: Dialect) -> Iterator[DBAPIEngine]:
     """Yield a DB-API engine over the connection that ``con`` (Engine or Connection) gives."""
     if type(con).__name__ == "Engine":
         pooled = con.raw_connection()

@@ -1,0 +1,67 @@
+"""ClickHouse (chdb embedded, or a server through clickhouse_connect / clickhouse_driver)."""
+
+from sqlglot import exp
+
+from sqlauc.dialects.dialect import Dialect
+
+DIALECT = Dialect(
+    name="clickhouse",
+    title="ClickHouse",
+    tier="executed",
+    drivers=("chdb", "clickhouse_connect", "clickhouse_driver"),
+    sqlalchemy_names=("clickhouse", "clickhousedb"),
+    install="clickhouse-sqlalchemy",
+    # Nullable(T) and LowCardinality(T) have the kind of T; UInt8...UInt256, FixedString(n)
+    number_types=(r"U?INT\d+",),
+    string_types=(r"FIXEDSTRING.*",),
+    type_wrappers=(r"NULLABLE\((.*)\)", r"LOWCARDINALITY\((.*)\)"),
+    engine_functions=frozenset(
+        {
+            "toyear",
+            "toquarter",
+            "tomonth",
+            "todayofmonth",
+            "todayofweek",
+            "todayofyear",
+            "tohour",
+            "tominute",
+            "tosecond",
+            "toyyyymm",
+            "toyyyymmdd",
+            "todate",
+            "todate32",
+            "todatetime",
+            "todatetime64",
+            "tostartofyear",
+            "tostartofquarter",
+            "tostartofmonth",
+            "tostartofweek",
+            "tomonday",
+            "tostartofday",
+            "tostartofhour",
+            "adddays",
+            "addweeks",
+            "addmonths",
+            "addyears",
+            "addhours",
+            "subtractdays",
+            "subtractweeks",
+            "subtractmonths",
+            "subtractyears",
+            "subtracthours",
+            "today",
+            "yesterday",
+            "now",
+            "modulo",
+        }
+    ),
+    # window functions are case-sensitive and lower-case; sqlglot renders CUME_DIST
+    function_names={exp.CumeDist: "cume_dist"},
+    # a name resolves to a SELECT alias before a column of the FROM relation, so
+    # ``SUM(n_rows) AS n_rows`` would nest aggregates; this gives standard name resolution
+    query_settings={"prefer_column_name_to_alias": 1},
+    signed_zeros_apart="GROUP BY over a Float64 key holding -0.0 and 0.0 returns two groups",
+    # adds per thread (max_threads) and has no ordered aggregates: GAUC's sum over groups is
+    # the sum of the sorted array of the values (groupArray skips NULLs, as SUM does)
+    sums="sorted_array",
+)

@@ -1,0 +1,100 @@
+"""The record of one dialect: everything sqlauc knows about an engine, as data.
+
+One record per dialect lives in its own module (``sqlauc/dialects/<name>.py``); the registry
+(:mod:`sqlauc.dialects`) collects them. Code elsewhere reads these fields and never compares a
+dialect name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sqlglot import exp
+
+#: How the test suite covers a dialect: ``executed`` (tests/backends.py runs it),
+#: ``golden`` (reviewed SQL in tests/golden/<case>/<dialect>.sql plus structural checks), or
+#: ``rendered`` (sqlglot renders it and tests/test_sql.py checks one statement comes out).
+Tier = Literal["executed", "golden", "rendered"]
+
+#: How a sum of non-integer DOUBLE values is made reproducible (see ``sums`` below).
+Sums = Literal["ordered", "sorted_array", "plain"]
+
+
+@dataclass(frozen=True, eq=False)
+class Dialect:
+    """One dialect sqlauc renders for (records compare and hash by identity).
+
+    Attributes
+    ----------
+    name
+        The sqlglot dialect name (what ``dialect=`` takes and sqlglot renders).
+    title
+        How error messages call the dialect ("PostgreSQL").
+    tier
+        How the test suite covers it (:data:`Tier`).
+    drivers
+        Top-level DB-API driver modules whose connections speak this dialect.
+    sqlalchemy_names
+        SQLAlchemy dialect names (``engine.dialect.name``, also the scheme of a ``--db`` URL)
+        that map to it.
+    install
+        What to ``pip install`` for its SQLAlchemy driver (the CLI's hint), if known.
+    driver_fallbacks
+        For a ``--db`` URL without ``+driver`` whose SQLAlchemy default driver is missing:
+        ``(module, driver)`` pairs tried in order, the first importable one is used.
+    type_codes
+        The meaning of integer type codes in the driver's ``cursor.description``.
+    number_types, string_types, type_wrappers
+        Regular expressions (upper-case, whole name) added to the shared type classifier
+        (:mod:`sqlauc.dialects.typenames`) for the engine's own type names; a wrapper has
+        one group, the wrapped type.
+    boolean_values
+        Whether a comparison is a value (``CAST(a = b AS INT)``); without, a CASE is written.
+    local_data
+        Whether this is the embedded engine that reads files and DataFrames.
+    engine_functions
+        Pure scalar functions (lower-case) sqlglot parses as unknown that a ``where=`` filter
+        may call.
+    function_names
+        sqlglot expression class -> the function name the engine knows.
+    type_names
+        sqlglot type -> the engine's own type name.
+    query_settings
+        Query-level settings appended to the outermost SELECT (this query only).
+    rank_not_exact
+        Why the rank formulation is not exact there (``method="rank"`` is refused), or None.
+    default_method
+        The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
+    signed_zeros_apart
+        Why the engine's GROUP BY keeps -0.0 and 0.0 apart (floats get ``+ 0``), or None.
+    sums
+        ``ordered``: the engine keeps ``SUM(x ORDER BY x)``; ``sorted_array``: it is written
+        as the sum of the sorted array of the values; ``plain``: the ``ORDER BY`` is dropped.
+    """
+
+    name: str
+    title: str
+    tier: Tier
+    drivers: tuple[str, ...] = ()
+    sqlalchemy_names: tuple[str, ...] = ()
+    install: str | None = None
+    driver_fallbacks: tuple[tuple[str, str], ...] = ()
+    type_codes: Mapping[int, str] = field(default_factory=dict)
+    number_types: tuple[str, ...] = ()
+    string_types: tuple[str, ...] = ()
+    type_wrappers: tuple[str, ...] = ()
+    boolean_values: bool = True
+    local_data: bool = False
+    engine_functions: frozenset[str] = frozenset()
+    function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
+    type_names: Mapping[exp.DType, str] = field(default_factory=dict)
+    query_settings: Mapping[str, int] = field(default_factory=dict)
+    rank_not_exact: str | None = None
+    default_method: str | None = None
+    signed_zeros_apart: str | None = None
+    sums: Sums = "plain"
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.name!r})"

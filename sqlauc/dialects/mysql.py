@@ -1,0 +1,29 @@
+"""MySQL and MariaDB: column types from the field types of ``cursor.description``."""
+
+from sqlauc.dialects.dialect import Dialect
+
+DIALECT = Dialect(
+    name="mysql",
+    title="MySQL/MariaDB",
+    tier="executed",
+    drivers=("pymysql", "MySQLdb", "mysql", "mariadb"),  # "mysql": mysql.connector
+    sqlalchemy_names=("mysql", "mariadb"),
+    install="pymysql",
+    driver_fallbacks=(("MySQLdb", "mysqldb"), ("pymysql", "pymysql")),
+    type_codes={
+        0: "DECIMAL",
+        1: "TINYINT",
+        2: "SMALLINT",
+        3: "INTEGER",
+        4: "FLOAT",
+        5: "DOUBLE",
+        8: "BIGINT",
+        9: "INTEGER",
+        246: "DECIMAL",
+        15: "VARCHAR",
+        253: "VARCHAR",
+        254: "CHAR",
+    },
+    engine_functions=frozenset({"now", "dayname", "monthname"}),
+    rank_not_exact="MariaDB's CUME_DIST() is a DECIMAL rounded to 10 decimals",
+)

@@ -1,0 +1,25 @@
+"""PostgreSQL: column types from the type OIDs of ``cursor.description``."""
+
+from sqlauc.dialects.dialect import Dialect
+
+DIALECT = Dialect(
+    name="postgres",
+    title="PostgreSQL",
+    tier="executed",
+    drivers=("psycopg", "psycopg2", "pg8000"),
+    sqlalchemy_names=("postgresql",),
+    install="psycopg",
+    driver_fallbacks=(("psycopg2", "psycopg2"), ("psycopg", "psycopg")),
+    type_codes={
+        16: "BOOLEAN",
+        20: "BIGINT",
+        21: "SMALLINT",
+        23: "INTEGER",
+        700: "REAL",
+        701: "DOUBLE",
+        1700: "DECIMAL",
+        25: "TEXT",
+        1042: "CHAR",
+        1043: "VARCHAR",
+    },
+)

@@ -1,0 +1,14 @@
+"""Spark SQL (classic and Spark Connect SparkSession)."""
+
+from sqlauc.dialects.dialect import Dialect
+
+DIALECT = Dialect(
+    name="spark",
+    title="Spark SQL",
+    tier="executed",
+    number_types=(r"BYTE|SHORT|LONG",),
+    engine_functions=frozenset({"date_part", "datepart", "now"}),
+    # distributed: the bucketed formulation's window sums run per score bucket instead of
+    # over all distinct scores in one partition (sql/auc_bucketed.sql)
+    default_method="bucketed",
+)
