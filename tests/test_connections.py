@@ -121,7 +121,9 @@ def test_dialect_overrides_detection():
     FRAME.to_sql("t", con, index=False)
     # postgres SQL that SQLite also runs: the override is used, not the detected dialect
     assert sqlauc.auc(con, "t", dialect="postgres") == pytest.approx(EXPECTED, abs=1e-12)
-    assert "CAST(" in sqlauc.sql("auc", "t", con=con, dialect="postgres")
+    overridden = sqlauc.sql("auc", "t", con=con, dialect="postgres")
+    assert overridden == sqlauc.sql("auc", "t", dialect="postgres")
+    assert overridden != sqlauc.sql("auc", "t", con=con)  # what the detected sqlite renders
     con.close()
 
 

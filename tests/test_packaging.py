@@ -41,6 +41,11 @@ def test_wheel_contains_every_template(wheel: Path) -> None:
     assert TEMPLATES and shipped == TEMPLATES
 
 
+def test_wheel_ships_py_typed(wheel: Path) -> None:
+    """PEP 561: type checkers use sqlauc's annotations only when the marker is installed."""
+    assert "sqlauc/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
 def test_installed_wheel_computes_auc_from_another_directory(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)
