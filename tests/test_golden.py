@@ -281,12 +281,21 @@ QUOTED_SCORE = {
 }
 
 
+def quoted_score(dialect: str) -> str:
+    """``Score`` quoted as the dialect quotes identifiers: the reviewed table above, else (a
+    dialect added since) sqlglot's own identifier delimiters for that dialect."""
+    if dialect in QUOTED_SCORE:
+        return QUOTED_SCORE[dialect]
+    spec = sqlglot.Dialect.get_or_raise(dialect)
+    return f"{spec.IDENTIFIER_START}Score{spec.IDENTIFIER_END}"
+
+
 @pytest.mark.parametrize("dialect", ALL_DIALECTS)
 def test_names_are_quoted_in_the_dialect_style_and_keep_their_case(dialect):
     sql = regenerate.render("auc_grouped", dialect)
-    assert QUOTED_SCORE[dialect] in sql
+    assert quoted_score(dialect) in sql
     for folded in ("SCORE", "score"):
-        assert QUOTED_SCORE[dialect].replace("Score", folded) not in sql
+        assert quoted_score(dialect).replace("Score", folded) not in sql
     assert structure.quoted_form(LABEL, dialect) in sql
     # the table's parts are quoted one by one
     assert ".".join(structure.quoted_form(p, dialect) for p in TABLE.split(".")) in sql
