@@ -41,6 +41,7 @@
 -- rows): engines that do not materialize CTEs (Spark) read the input twice, once for this
 -- cheap pass and once for score_counts.
 -- Reads score_counts (score_counts.sql) and sqlauc_input(score); returns auc.sql's columns.
+-- The diagnostics (diagnostics.sql) are added up per bucket, then in totals, by the composer.
 WITH log_scores AS (
     SELECT
         score,
@@ -124,15 +125,7 @@ bucketed AS (
     -- never sees a huge, tiny or non-finite value; a NULL width (one bucket) gives 0. x is the
     -- clamped DOUBLE value of the score, as in log_scores
     SELECT
-        score_counts.score,
-        score_counts.pos_w,
-        score_counts.neg_w,
-        score_counts.n_rows,
-        score_counts.n_null_label,
-        score_counts.n_bad_weight,
-        score_counts.max_label_code,
-        score_counts.neg_label_min,
-        score_counts.neg_label_max,
+        score_counts.*,
         CASE WHEN score_counts.score * 0 = 0 THEN
             CASE
                 WHEN score_counts.x <= score_range.lowest THEN 0
@@ -190,16 +183,7 @@ per_bucket AS (
         bucket,
         SUM(pos_w * (neg_ge_in_bucket - neg_w / 2.0)) AS u_complement_in_bucket,
         SUM(pos_w) AS bucket_pos_w,
-        SUM(neg_w) AS bucket_neg_w,
-        SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-        SUM(n_bad_weight) AS n_bad_weight,
-        MAX(max_label_code) AS max_label_code,
-        MIN(neg_label_min) AS neg_label_min,
-        MAX(neg_label_max) AS neg_label_max
+        SUM(neg_w) AS bucket_neg_w
     FROM in_bucket
     GROUP BY bucket
 ),
@@ -217,16 +201,7 @@ totals AS (
     SELECT
         SUM(u_complement_in_bucket + bucket_pos_w * COALESCE(neg_above, 0.0)) AS u_complement,
         SUM(bucket_pos_w) AS positives,
-        SUM(bucket_neg_w) AS negatives,
-        SUM(n_rows) AS n_rows,
-        SUM(n_excluded) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(n_null_score) AS n_null_score,
-        SUM(n_nonfinite_score) AS n_nonfinite_score,
-        SUM(n_bad_weight) AS n_bad_weight,
-        MAX(max_label_code) AS max_label_code,
-        MIN(neg_label_min) AS neg_label_min,
-        MAX(neg_label_max) AS neg_label_max
+        SUM(bucket_neg_w) AS negatives
     FROM cumulative
 )
 SELECT
@@ -235,14 +210,5 @@ SELECT
         THEN (positives * negatives - u_complement) / (positives * negatives)
     END AS auc,
     positives,
-    negatives,
-    n_rows,
-    n_excluded,
-    n_null_label,
-    n_null_score,
-    n_nonfinite_score,
-    n_bad_weight,
-    max_label_code,
-    neg_label_min,
-    neg_label_max
+    negatives
 FROM totals

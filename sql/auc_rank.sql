@@ -2,9 +2,11 @@
 --
 -- Same number as auc.sql (Mann-Whitney U with tie-averaged ranks, ties count 1/2), computed
 -- without grouping: it is faster than grouping when scores are nearly all distinct.
--- used_label is the label of a row that has both a label and a score (NULL otherwise). Over all
--- rows sorted by used_score NULLS LAST — used_score is the score of a row with a label, NULL for
--- the unusable rows, so they sort last and never change a usable row's rank —
+-- NULL rule: used_label is the label of a row that has both a label and a score (NULL
+-- otherwise); such rows are excluded and counted (diagnostics.sql, whose counts the composer
+-- appends to totals: this formulation's per-key stage is the row). Over all rows sorted by
+-- used_score NULLS LAST — used_score is the score of a row with a label, NULL for the unusable
+-- rows, so they sort last and never change a usable row's rank —
 --   RANK()               = 1 + (usable rows with a lower score)     lowest rank of the tie
 --   n_all * CUME_DIST()  = usable rows with a lower or equal score   highest rank of the tie
 -- so the tie-averaged rank of a usable row is (RANK() + n_all * CUME_DIST()) / 2 and
@@ -15,16 +17,11 @@
 -- adds in; n_all times it is the whole number sum of k, rounded to it (FLOOR(x + 0.5)), so U is
 -- an integer as in auc.sql (exact while n_all * P < 4.5e15: each k / n is within 2^-53 of
 -- its value) and the AUC has the same bits as the grouped formulation's.
--- Label check: with :negative_known (the negative label was known before the query, see
--- sqlauc/inputs.py) a third label value is coded 2, so MAX(label) > 1 finds it; otherwise the
--- negative label values' min and max must agree. Only one of the two is computed.
+-- The grouped variant (group_auc) is this query per group: the composer adds the key grp.
 -- Reads sqlauc_input(label, label_value, score) like auc.sql; unweighted input only.
 WITH ranked AS (
     SELECT
-        label,
-        label_value,
-        score,
-        used_label,
+        *,
         RANK() OVER (ORDER BY used_score NULLS LAST) AS rank_low,
         CUME_DIST() OVER (ORDER BY used_score NULLS LAST) AS share_le
     FROM (
@@ -45,17 +42,7 @@ totals AS (
         CAST(SUM(CAST(used_label * share_le AS DECIMAL(38, 25))) AS DOUBLE) AS share_le_sum,
         CAST(COUNT(*) AS DOUBLE) AS n_all,
         CAST(SUM(used_label) AS DOUBLE) AS positives,
-        CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives,
-        COUNT(*) AS n_rows,
-        COUNT(*) - COUNT(used_label) AS n_excluded,
-        COUNT(*) - COUNT(label) AS n_null_label,
-        COUNT(*) - COUNT(score) AS n_null_score,
-        COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-        CASE WHEN :negative_known = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
-        CASE WHEN :negative_known = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END
-            AS neg_label_min,
-        CASE WHEN :negative_known = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END
-            AS neg_label_max
+        CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE) AS negatives
     FROM ranked
 )
 SELECT
@@ -67,14 +54,5 @@ SELECT
         ) / (positives * negatives)
     END AS auc,
     positives,
-    negatives,
-    n_rows,
-    n_excluded,
-    n_null_label,
-    n_null_score,
-    n_nonfinite_score,
-    0 AS n_bad_weight,
-    max_label_code,
-    neg_label_min,
-    neg_label_max
+    negatives
 FROM totals

@@ -8,22 +8,14 @@
 -- is_collinear (1/0) marks a point lying on the straight line through its neighbours (an exact
 -- cross-product test on the counts, the origin included): dropping such points never changes
 -- the area. :drop_intermediate = 1 removes them; the first and last points are always kept.
--- The origin row also carries the diagnostics (rows read, excluded, NaN scores, bad weights,
--- negative label values seen); they are NULL on every other row.
+-- NULL rule: rows with a NULL label or score are excluded and counted. The origin row also
+-- carries the diagnostics (diagnostics.sql, appended by the composer to totals and, on the
+-- origin row only, to the result: the metric's spec says so); NULL on every other row.
 -- Reads score_counts (score_counts.sql: one row per distinct score with its class totals).
 WITH totals AS (
     SELECT
         SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives,
-        SUM(n_rows) AS n_rows,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
-        SUM(n_null_label) AS n_null_label,
-        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-        SUM(n_bad_weight) AS n_bad_weight,
-        MAX(max_label_code) AS max_label_code,
-        MIN(neg_label_min) AS neg_label_min,
-        MAX(neg_label_max) AS neg_label_max
+        SUM(neg_w) AS negatives
     FROM score_counts
 ),
 points AS (
@@ -76,16 +68,7 @@ SELECT
     flagged.fp,
     flagged.is_collinear,
     CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
-    CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_rows END AS n_rows,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_excluded END AS n_excluded,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_null_label END AS n_null_label,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_null_score END AS n_null_score,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_nonfinite_score END AS n_nonfinite_score,
-    CASE WHEN flagged.is_origin = 1 THEN totals.n_bad_weight END AS n_bad_weight,
-    CASE WHEN flagged.is_origin = 1 THEN totals.max_label_code END AS max_label_code,
-    CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_min END AS neg_label_min,
-    CASE WHEN flagged.is_origin = 1 THEN totals.neg_label_max END AS neg_label_max
+    CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives
 FROM flagged
 CROSS JOIN totals
 WHERE :drop_intermediate = 0 OR flagged.is_collinear = 0

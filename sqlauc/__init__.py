@@ -5,30 +5,40 @@ The metrics are computed by SQL that sqlauc generates from one template per metr
 default.
 """
 
+from sqlauc.compute import compute
 from sqlauc.curves import average_precision, precision_recall_curve
 from sqlauc.dbt import DbtRelation, ref, source
 from sqlauc.errors import (
     DataError,
     ExcludedRowsWarning,
+    InvalidParameterError,
     NotFoundError,
     SqlaucError,
     UndefinedMetricWarning,
     UnknownDialectError,
     UnsafeInputError,
 )
-from sqlauc.metrics import auc, gauc, group_auc, roc_curve, sql
+from sqlauc.metrics.auc import auc
+from sqlauc.metrics.gauc import gauc
+from sqlauc.metrics.group_auc import group_auc
+from sqlauc.metrics.roc_curve import roc_curve
 from sqlauc.plot import plot_pr, plot_roc
-from sqlauc.results import Diagnostics, GAUCResult
+from sqlauc.results import AUCResult, CurveResult, Diagnostics, GAUCResult, GroupAUCResult
 from sqlauc.sources import Query
+from sqlauc.sqltext import sql
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUCResult",
+    "CurveResult",
     "DataError",
     "DbtRelation",
     "Diagnostics",
     "ExcludedRowsWarning",
     "GAUCResult",
+    "GroupAUCResult",
+    "InvalidParameterError",
     "NotFoundError",
     "Query",
     "SqlaucError",
@@ -38,6 +48,7 @@ __all__ = [
     "__version__",
     "auc",
     "average_precision",
+    "compute",
     "gauc",
     "group_auc",
     "plot_pr",

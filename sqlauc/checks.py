@@ -9,15 +9,17 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
 from sqlauc import render
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, ExcludedRowsWarning
-from sqlauc.planning import Plan
 from sqlauc.results import Diagnostics
+
+if TYPE_CHECKING:
+    from sqlauc.pipeline import Plan
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 #: With 0/1, -1/1 or boolean labels a missing class is the one-class case, not an error.

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import sqlauc
-from sqlauc import checks, dialects, metrics, planning
+from sqlauc import dialects, metrics
 from sqlauc.errors import (
     DataError,
     ExcludedRowsWarning,
@@ -56,18 +56,7 @@ EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
 
 #: The output columns of each command, in order (stable: scripts rely on them).
 COLUMNS: dict[str, list[str]] = {
-    "auc": ["model", "auc", "positives", "negatives", "n_rows", "n_excluded"],
-    "gauc": [
-        "model",
-        "gauc",
-        "groups_used",
-        "groups_skipped",
-        "positives",
-        "negatives",
-        "n_rows",
-        "n_excluded",
-    ],
-    "group_auc": ["model", "group", "auc", "group_weight", "positives", "negatives", "n_rows"],
+    **{spec.name: list(spec.cli_columns) for spec in metrics.specs()},
     "roc": ["model", "threshold", "fpr", "tpr", "tp", "fp"],
     "pr": ["model", "threshold", "precision", "recall", "tp", "fp"],
 }
@@ -77,13 +66,7 @@ _RATE_COLUMNS = frozenset({"auc", "gauc", "fpr", "tpr", "precision", "recall"})
 _TERMINAL_HEAD, _TERMINAL_TAIL = 20, 5
 _PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 #: ``sqlauc sql METRIC`` -> the metric name of ``sqlauc.sql``.
-_SQL_METRICS = {
-    "auc": "auc",
-    "roc": "roc_curve",
-    "roc_curve": "roc_curve",
-    "gauc": "gauc",
-    "group_auc": "group_auc",
-}
+_SQL_METRICS = {**{name: name for name in metrics.names()}, "roc": "roc_curve"}
 
 
 class UsageError(Exception):
@@ -562,24 +545,15 @@ def _number(value: Any) -> float:
 
 
 def auc_record(target: Target, args: argparse.Namespace, score: str) -> Record:
-    """AUC with its class totals and row counts, from the one query ``sqlauc.auc`` runs.
-
-    ``sqlauc.auc`` returns only the number; its query also returns the diagnostics, so the
-    command runs the same evaluation and reads both.
-    """
-    options = planning.Options("auc", method=args.method, **_common(args, score))
-    _, rows, diag, defined = metrics._evaluate(  # the same path as sqlauc.auc
-        target.con, target.table, options, "ROC AUC", dialect=None
+    """AUC with its class totals and row counts, from the one query ``sqlauc.auc`` runs
+    (``sqlauc.compute`` returns its diagnostics too)."""
+    result = sqlauc.compute(
+        "auc", target.con, target.table, method=args.method, **_common(args, score)
     )
-    if not defined:
-        checks.warn(
-            "Only one class is present in the labels: ROC AUC is not defined in that case "
-            "(returning NaN).",
-            UndefinedMetricWarning,
-        )
+    diag = result.diagnostics
     return {
         "model": score,
-        "auc": _number(rows[0]["auc"]) if defined else math.nan,
+        "auc": result.auc,
         "positives": float(diag.positives),
         "negatives": float(diag.negatives),
         "n_rows": diag.n_rows,

@@ -18,8 +18,8 @@ import pandas as pd
 
 from sqlauc import checks, dialects
 from sqlauc.errors import UndefinedMetricWarning
-from sqlauc.inputs import PosLabel
-from sqlauc.metrics import roc_curve
+from sqlauc.metrics.roc_curve import roc_curve
+from sqlauc.options import PosLabel
 
 PR_COLUMNS = ["threshold", "precision", "recall", "tp", "fp"]
 

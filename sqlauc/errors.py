@@ -11,6 +11,11 @@ class SqlaucError(ValueError):
     """Base class of every error raised by sqlauc."""
 
 
+class InvalidParameterError(SqlaucError, TypeError):
+    """A parameter of a public function has a value it cannot take (scikit-learn's
+    ``InvalidParameterError``): "The 'x' parameter of f() must be ...; got ... instead"."""
+
+
 class NotFoundError(SqlaucError, LookupError):
     """A table, file or column does not exist (the message names what does)."""
 

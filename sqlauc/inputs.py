@@ -6,7 +6,9 @@
                  when the negative label value is known in advance (boolean labels, or the one
                  other value in a sample), 0 is that value and 2 marks any third value, so a
                  template detects more than two labels with one MAX(label); otherwise every
-                 non-positive value is 0 and templates compare the negative values' min and max
+                 non-positive value is 0 and templates compare the negative values' min and max;
+                 NULL as well for a row whose group is NULL (group metrics), so that the one
+                 rule "a row is used when its label and score are not NULL" holds everywhere
     label_value  the raw label value (diagnostics: which values were seen); 0/1 for a
                  boolean label
     score        the score column in its own type (integers and decimals keep their order:
@@ -181,6 +183,9 @@ def build(
                 ifs.append(exp.If(this=is_negative, true=default))
                 default = exp.Literal.number(2)
             label = exp.Case(ifs=ifs, default=default)
+        if roles.group is not None and "grp" in needed:
+            group_known = exp.Is(this=column(roles.group), expression=exp.Null()).not_()
+            label = exp.Case(ifs=[exp.If(this=group_known, true=label)])
         projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
         # boolean labels as 0/1: templates take MIN/MAX of label_value, and PostgreSQL has no

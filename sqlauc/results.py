@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _count(value: Any) -> int:
@@ -24,6 +27,8 @@ class Diagnostics:
     ----------
     n_rows : int
         Rows read (after ``where=``; zero-weight rows are dropped as if absent).
+    n_used : int
+        Rows used: their label and score (and group) are not NULL.
     n_excluded : int
         Rows left out because their label, score (or group) is NULL.
     n_null_label, n_null_score, n_null_group : int
@@ -55,6 +60,7 @@ class Diagnostics:
     neg_label_min: Any
     neg_label_max: Any
     max_label_code: int = 0
+    n_used: int = 0
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Diagnostics:
@@ -72,6 +78,7 @@ class Diagnostics:
             neg_label_min=row.get("neg_label_min"),
             neg_label_max=row.get("neg_label_max"),
             max_label_code=_count(row.get("max_label_code")),
+            n_used=_count(row.get("n_used")),
         )
 
 
@@ -97,6 +104,8 @@ class GAUCResult:
         Rows left out for a NULL label, score or group (see ``diagnostics``).
     diagnostics : Diagnostics
         Everything else the query counted.
+    method : str
+        The formulation that ran (``"grouped"`` or ``"rank"``).
     """
 
     gauc: float
@@ -107,6 +116,7 @@ class GAUCResult:
     group_weight: str
     rows_excluded: int
     diagnostics: Diagnostics
+    method: str = "grouped"
 
     def __float__(self) -> float:
         return self.gauc
@@ -118,3 +128,63 @@ class GAUCResult:
             f"{self.rows_share:.1%} of rows, {self.positives_share:.1%} of positives covered; "
             f"group_weight={self.group_weight!r})"
         )
+
+
+@dataclass(frozen=True)
+class AUCResult:
+    """The result of :func:`sqlauc.compute` for ``"auc"``: the value and its diagnostics.
+
+    Attributes
+    ----------
+    auc : float
+        The exact ROC AUC (NaN when only one class is present).
+    method : str
+        The formulation that ran (``"grouped"``, ``"rank"`` or ``"bucketed"``).
+    diagnostics : Diagnostics
+        Rows read, used and excluded, the class totals, from the same query.
+    """
+
+    auc: float
+    method: str
+    diagnostics: Diagnostics
+
+    def __float__(self) -> float:
+        return self.auc
+
+
+@dataclass(frozen=True)
+class CurveResult:
+    """The result of :func:`sqlauc.compute` for ``"roc_curve"``.
+
+    Attributes
+    ----------
+    curve : pandas.DataFrame
+        What :func:`sqlauc.roc_curve` returns (``threshold, fpr, tpr, tp, fp``).
+    method : str
+        The formulation that ran.
+    diagnostics : Diagnostics
+        From the same query.
+    """
+
+    curve: pd.DataFrame
+    method: str
+    diagnostics: Diagnostics
+
+
+@dataclass(frozen=True)
+class GroupAUCResult:
+    """The result of :func:`sqlauc.compute` for ``"group_auc"``.
+
+    Attributes
+    ----------
+    groups : pandas.DataFrame
+        What :func:`sqlauc.group_auc` returns (one row per group).
+    method : str
+        The formulation that ran.
+    diagnostics : Diagnostics
+        The groups' counts added up, from the same query.
+    """
+
+    groups: pd.DataFrame
+    method: str
+    diagnostics: Diagnostics

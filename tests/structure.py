@@ -235,6 +235,12 @@ class TypeInference:
                 for _, cols in sources:
                     columns.extend(cols or [])
                 continue
+            if isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star):
+                # a qualified star, t.*: the columns of that source only
+                for alias, cols in sources:
+                    if alias == projection.table:
+                        columns.extend(cols or [])
+                continue
             columns.append((projection.alias_or_name, self.expr(projection, scope, ctes)))
         for key in ("where", "group", "having", "order", "qualify"):
             clause = node.args.get(key)

@@ -21,8 +21,9 @@ from sklearn.metrics import roc_auc_score
 from test_sql import DIALECTS
 
 import sqlauc
-from sqlauc import dialects, planning
+from sqlauc import dialects, metrics, pipeline
 from sqlauc.engines import open_engine
+from sqlauc.options import Options
 from sqlauc.sources import resolve
 
 TOL = 1e-12
@@ -32,10 +33,14 @@ def run_plan(con, frame: pd.DataFrame, method: str, **options) -> dict:
     """The row of the auc query of ``method`` (every column: value and diagnostics)."""
     with open_engine(con) as engine:
         source = resolve(frame, engine.dialect)
-        plan = planning.plan(
-            planning.Options("auc", method=method, **options), source, engine=engine
+        plan = pipeline.plan(
+            metrics.get("auc"),
+            Options(method=method, **options),
+            source,
+            engine=engine,
+            dialect=engine.dialect,
         )
-        return planning.run(plan, engine)[0]
+        return pipeline.run(plan, engine).rows[0]
 
 
 @pytest.mark.parametrize("kind", ["continuous", "round1", "round2", "few"])

@@ -327,7 +327,7 @@ def test_auto_on_rounded_scores_picks_by_group_size(con, groups, formulation):
 
 
 def test_sample_rule():
-    from sqlauc.planning import Sample
+    from sqlauc.sampling import Sample
 
     def method(keys, scores, groups, rows=10_000):
         return Sample(rows, keys, scores, groups, 0, 0).method()

@@ -60,8 +60,9 @@ from reference import brute_auc, brute_roc, gauc_reference
 from sqlglot import exp
 
 import sqlauc
-from sqlauc import dialects, planning, templates
+from sqlauc import compose, dialects, metrics, pipeline, templates
 from sqlauc.engines.base import Engine
+from sqlauc.options import Options
 from sqlauc.sources import resolve
 
 TOL = 1e-12
@@ -122,12 +123,11 @@ def test_no_stale_golden_files():
 def test_cases_cover_every_template():
     used: set[str] = set()
     for metric, options in CASES.values():
-        plan = planning.plan(planning.Options(metric, **options), resolve(TABLE), engine=None)
-        used.add(plan.template)
-        for relation in templates.reads(plan.template):
-            # gauc reads the relation group_auc from the template of its formulation
-            rank = plan.method == "rank" and relation == "group_auc"
-            used.add("group_auc_rank" if rank else relation)
+        spec = metrics.get(metric)
+        plan = pipeline.plan(
+            spec, Options(**options), resolve(TABLE), engine=None, dialect=dialects.default()
+        )
+        used |= compose.templates_used(spec.composition(plan.method))
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
 
@@ -185,15 +185,17 @@ KNOWN_NEGATIVE = [
 @pytest.mark.parametrize(("metric", "options"), KNOWN_NEGATIVE, ids=[m for m, _ in KNOWN_NEGATIVE])
 def test_negative_known_structure(metric, options, dialect):
     options = {"label": LABEL, "score": SCORE, **options}
-    try:
-        plan = planning.plan(
-            planning.Options(metric, **options),
-            resolve(TABLE, dialects.get(dialect)),
-            engine=_SampledEngine(dialect),
-        )
-    except ValueError as error:  # the refusal itself is the expected outcome there
-        assert dialect in RANK_NOT_EXACT
-        assert "not exact" in str(error)
+    record = dialects.get(dialect)
+    plan = pipeline.plan(
+        metrics.get(metric),
+        Options(**options),
+        resolve(TABLE, record),
+        engine=_SampledEngine(dialect),
+        dialect=record,
+    )
+    if dialect in RANK_NOT_EXACT:
+        # the sample says rank, which is not exact there: "auto" runs the grouped formulation
+        assert (plan.method, plan.negative) == ("grouped", None)
         return
     if metric == "auc" and dialect in DEFAULT_METHOD:
         # AUC on a distributed engine is bucketed whatever the sample says; no negative needed
@@ -538,7 +540,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
         assert result[0]["groups_used"] == expected["groups_used"]
         assert result[0]["groups_skipped"] == expected["groups_skipped"] == 1
     else:
-        groups = [r for r in result if r["grp"] is not None and r["n_used_rows"]]
+        groups = [r for r in result if r["grp"] is not None and r["n_used"]]
         got_auc = [math.nan if r["auc"] is None else r["auc"] for r in groups]
         np.testing.assert_allclose(got_auc, expected["groups"]["auc"], atol=TOL)
         np.testing.assert_allclose(

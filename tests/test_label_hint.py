@@ -16,11 +16,20 @@ from reference import gauc_reference
 from sklearn.metrics import roc_auc_score
 
 import sqlauc
-from sqlauc import planning
+from sqlauc import metrics, pipeline, sampling
 from sqlauc.engines.duckdb_engine import DuckDBEngine
+from sqlauc.options import Options
 from sqlauc.sources import resolve
 
-N = 30_000  # beyond planning.SAMPLE_ROWS, above planning.SAMPLE_MIN_ROWS
+
+def _plan(con, metric: str, **options) -> pipeline.Plan:
+    engine = DuckDBEngine(con)
+    return pipeline.plan(
+        metrics.get(metric), Options(**options), resolve("t"), engine=engine, dialect=engine.dialect
+    )
+
+
+N = 30_000  # beyond sampling.SAMPLE_ROWS, above sampling.SAMPLE_MIN_ROWS
 
 
 def _frame(labels: np.ndarray, seed: int = 0) -> pd.DataFrame:
@@ -35,7 +44,7 @@ def _frame(labels: np.ndarray, seed: int = 0) -> pd.DataFrame:
 
 
 def test_sample_is_smaller_than_these_tables():
-    assert planning.SAMPLE_ROWS < N and planning.SAMPLE_MIN_ROWS <= N
+    assert sampling.SAMPLE_ROWS < N and sampling.SAMPLE_MIN_ROWS <= N
 
 
 @pytest.mark.parametrize(
@@ -52,11 +61,7 @@ def test_third_label_after_the_sample_is_an_error(con, labels, pos_label, third,
     labels = labels.copy()
     labels[-1] = third
     load(con, "t", _frame(labels))
-    plan = planning.plan(
-        planning.Options(metric, pos_label=pos_label, group=None if metric == "auc" else "g"),
-        resolve("t"),
-        engine=DuckDBEngine(con),
-    )
+    plan = _plan(con, metric, pos_label=pos_label, group=None if metric == "auc" else "g")
     assert plan.negative is not None and plan.method == "rank"
     call = getattr(sqlauc, metric)
     kwargs = {"group": "g"} if metric != "auc" else {}
@@ -71,11 +76,7 @@ def test_boolean_labels_know_their_negative_and_match_sklearn(con, pos_label):
     y = rng.random(N) < 0.3
     frame = pd.DataFrame({"label": y, "score": np.round(rng.random(N), 2)})
     load(con, "t", frame)
-    plan = planning.plan(
-        planning.Options("auc", pos_label=pos_label, method="rank"),
-        resolve("t"),
-        engine=DuckDBEngine(con),
-    )
+    plan = _plan(con, "auc", pos_label=pos_label, method="rank")
     assert plan.negative is not None  # known from the type, no sample needed
     positive = y == pos_label
     expected = roc_auc_score(positive, frame["score"])
@@ -100,7 +101,7 @@ def test_known_negative_results_equal_the_references(con):
 def test_grouped_formulation_keeps_the_plain_mapping(con):
     y = np.array([0, 1] * (N // 2))
     load(con, "t", _frame(y).assign(score=lambda f: f["score"].round(2)))
-    plan = planning.plan(planning.Options("auc"), resolve("t"), engine=DuckDBEngine(con))
+    plan = _plan(con, "auc")
     assert plan.method == "grouped" and plan.negative is None
 
 

@@ -259,16 +259,30 @@ def test_sqlite_runs_the_sqlite_rendering(metric, options):
         if metric == "gauc":
             assert rows[0][0] == pytest.approx(ref["gauc"], abs=TOL)
         else:
-            by_group = sorted((r[0], r[1], r[2]) for r in rows if r[0] is not None)
+            cursor = db.execute(query)
+            names = [d[0] for d in cursor.description]
+            at = [names.index(c) for c in ("grp", "auc", "group_weight")]  # by name
+            by_group = sorted(
+                tuple(r[i] for i in at) for r in cursor.fetchall() if r[at[0]] is not None
+            )
             np.testing.assert_allclose([r[1] for r in by_group], ref["groups"]["auc"], atol=TOL)
             np.testing.assert_allclose([r[2] for r in by_group], ref["groups"]["group_weight"])
 
 
 def test_templates_by_name():
     names = templates.names()
-    for name in ("auc", "auc_rank", "roc_curve", "gauc", "group_auc", "group_auc_rank"):
+    for name in (
+        "auc",
+        "auc_rank",
+        "auc_bucketed",
+        "roc_curve",
+        "gauc",
+        "score_counts",
+        "diagnostics",
+        "group_weight",
+    ):
         assert name in names
-    text = templates.text("auc")
+    text = templates.text("score_counts")
     assert "sqlauc_input" in text
     tree = sqlglot.parse_one(text, read="duckdb")
     assert isinstance(tree, exp.Select)

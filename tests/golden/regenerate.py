@@ -3,9 +3,10 @@
     python tests/golden/regenerate.py
 
 ``CASES`` below is the one list of metric calls that the golden files and the structural checks
-of ``tests/test_golden.py`` cover: every template, both formulations, ROC with and without
-``drop_intermediate``, every group weighting, weighted and unweighted input, a string label and
-a ``where=`` filter. Each case is rendered through the public ``sqlauc.sql(metric, TABLE,
+of ``tests/test_golden.py`` cover, read from the metric registry (each spec's ``examples``):
+every template, every formulation, ROC with and without ``drop_intermediate``, every group
+weighting, weighted and unweighted input, a string label and a ``where=`` filter.
+Each case is rendered through the public ``sqlauc.sql(metric, TABLE,
 dialect=..., **options)`` (no connection: names are quoted exactly as given) for every dialect
 of ``GOLDEN_DIALECTS`` — the ones the test suite cannot execute — and written to
 ``tests/golden/<case>/<dialect>.sql``; files of cases or dialects no longer listed are removed.
@@ -25,7 +26,7 @@ if __name__ == "__main__":  # use the sqlauc of this checkout
     sys.path.insert(0, str(GOLDEN_DIR.parents[1]))
 
 import sqlauc  # noqa: E402
-from sqlauc import dialects  # noqa: E402
+from sqlauc import dialects, metrics  # noqa: E402
 
 #: The dialects sqlauc renders but the test suite does not execute: reviewed as golden SQL
 #: (the registry's records of tier "golden").
@@ -40,56 +41,12 @@ TABLE = "analytics.events"
 LABEL, STRING_LABEL, SCORE = "clicked", "outcome", "Score"
 WEIGHT, GROUP, GROUP_WEIGHT = "sample_w", "user_id", "gw_col"
 
-_BASE: dict[str, Any] = {"label": LABEL, "score": SCORE}
-_STRING: dict[str, Any] = {"label": STRING_LABEL, "score": SCORE, "pos_label": "click"}
-
-#: case name -> (metric, options of sqlauc.sql)
+#: case name -> (metric, options of sqlauc.sql): the examples each metric's spec declares
+#: (sqlauc/metrics/<metric>.py, ``MetricSpec.examples``), which use the names above.
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
-    "auc_grouped": ("auc", {**_BASE, "method": "grouped"}),
-    "auc_grouped_weighted_where": (
-        "auc",
-        {
-            **_BASE,
-            "method": "grouped",
-            "weight": WEIGHT,
-            "where": "user_id IN (1, 2, 3) AND Score > 0.1",
-        },
-    ),
-    "auc_rank": ("auc", {**_BASE, "method": "rank"}),
-    "auc_bucketed": ("auc", {**_BASE, "method": "bucketed"}),
-    "auc_bucketed_weighted_string_label": (
-        "auc",
-        {**_STRING, "method": "bucketed", "weight": WEIGHT},
-    ),
-    "roc_curve": ("roc_curve", {**_BASE, "drop_intermediate": True}),
-    "roc_curve_all_points_weighted_string_label": (
-        "roc_curve",
-        {**_STRING, "weight": WEIGHT, "drop_intermediate": False},
-    ),
-    "group_auc_grouped_clicks": (
-        "group_auc",
-        {**_BASE, "group": GROUP, "method": "grouped", "group_weight": "clicks"},
-    ),
-    "group_auc_rank_column": (
-        "group_auc",
-        {**_BASE, "group": GROUP, "method": "rank", "group_weight": GROUP_WEIGHT},
-    ),
-    "gauc_grouped_weighted_impressions": (
-        "gauc",
-        {**_BASE, "group": GROUP, "method": "grouped", "weight": WEIGHT},
-    ),
-    "gauc_grouped_column": (
-        "gauc",
-        {**_BASE, "group": GROUP, "method": "grouped", "group_weight": GROUP_WEIGHT},
-    ),
-    "gauc_rank_uniform": (
-        "gauc",
-        {**_BASE, "group": GROUP, "method": "rank", "group_weight": "uniform"},
-    ),
-    "gauc_rank_clicks_string_label": (
-        "gauc",
-        {**_STRING, "group": GROUP, "method": "rank", "group_weight": "clicks"},
-    ),
+    case: (spec.name, options)
+    for spec in metrics.specs()
+    for case, options in spec.examples.items()
 }
 
 

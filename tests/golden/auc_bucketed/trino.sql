@@ -2,47 +2,32 @@ WITH sqlauc_input AS (
   SELECT
     CAST("clicked" = 1 AS INTEGER) AS label,
     "clicked" AS label_value,
-    "Score" AS score,
-    CAST(1 AS DOUBLE) AS weight
+    "Score" AS score
   FROM "analytics"."events"
-), per_label_score AS (
-  SELECT
-    score,
-    label_value,
-    MAX(label) AS label,
-    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
-    COUNT(*) AS n_rows,
-    CASE
-      WHEN 0 = 1
-      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
-      ELSE 0
-    END AS n_bad_weight
-  FROM sqlauc_input
-  WHERE
-    0 = 0 OR weight IS NULL OR weight <> 0
-  GROUP BY
-    score,
-    label_value
 ), score_counts AS (
   SELECT
     score,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+      ELSE CAST(COUNT(CASE WHEN label = 1 THEN 1 END) AS DOUBLE)
     END AS pos_w,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+      ELSE CAST(COUNT(CASE WHEN label = 0 THEN 1 END) AS DOUBLE)
     END AS neg_w,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(label) AS max_label_code,
+    COUNT(*) AS n_rows,
+    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
+    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
+    COUNT(*) - COUNT(label_value) AS n_null_label,
+    COUNT(*) - COUNT(score) AS n_null_score,
+    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
-  FROM per_label_score
+  FROM sqlauc_input
   GROUP BY
     score
 ), log_scores AS (
@@ -118,15 +103,7 @@ WITH sqlauc_input AS (
   FROM score_limits
 ), bucketed AS (
   SELECT
-    score_counts.score,
-    score_counts.pos_w,
-    score_counts.neg_w,
-    score_counts.n_rows,
-    score_counts.n_null_label,
-    score_counts.n_bad_weight,
-    score_counts.max_label_code,
-    score_counts.neg_label_min,
-    score_counts.neg_label_max,
+    score_counts.*,
     CASE
       WHEN score_counts.score * 0 = 0
       THEN CASE
@@ -203,10 +180,11 @@ WITH sqlauc_input AS (
     SUM(pos_w) AS bucket_pos_w,
     SUM(neg_w) AS bucket_neg_w,
     SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
     SUM(n_null_label) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
@@ -225,6 +203,7 @@ WITH sqlauc_input AS (
     SUM(bucket_pos_w) AS positives,
     SUM(bucket_neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
@@ -247,6 +226,7 @@ SELECT
   positives,
   negatives,
   n_rows,
+  n_used,
   n_excluded,
   n_null_label,
   n_null_score,

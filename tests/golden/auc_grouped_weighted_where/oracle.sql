@@ -7,44 +7,32 @@ WITH sqlauc_input AS (
   FROM "analytics"."events"
   WHERE
     "user_id" IN (1, 2, 3) AND "Score" > 0.1
-), per_label_score AS (
-  SELECT
-    score,
-    label_value,
-    MAX(label) AS label,
-    CASE WHEN 1 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS BINARY_DOUBLE) END AS w,
-    COUNT(*) AS n_rows,
-    CASE
-      WHEN 1 = 1
-      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
-      ELSE 0
-    END AS n_bad_weight
-  FROM sqlauc_input
-  WHERE
-    1 = 0 OR weight IS NULL OR weight <> 0
-  GROUP BY
-    score,
-    label_value
 ), score_counts AS (
   SELECT
     score,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+      ELSE SUM(CASE WHEN label = 1 THEN weight ELSE 0.0 END)
     END AS pos_w,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+      ELSE SUM(CASE WHEN label = 0 THEN weight ELSE 0.0 END)
     END AS neg_w,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN label IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(label) AS max_label_code,
+    COUNT(*) AS n_rows,
+    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
+    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
+    COUNT(*) - COUNT(label_value) AS n_null_label,
+    COUNT(*) - COUNT(score) AS n_null_score,
+    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
+    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
-  FROM per_label_score
+  FROM sqlauc_input
+  WHERE
+    weight IS NULL OR weight <> 0
   GROUP BY
     score
 ), cumulative AS (
@@ -60,10 +48,11 @@ WITH sqlauc_input AS (
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE n_null_label END) AS n_excluded,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
     SUM(n_null_label) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
@@ -82,6 +71,7 @@ SELECT
   positives,
   negatives,
   n_rows,
+  n_used,
   n_excluded,
   n_null_label,
   n_null_score,

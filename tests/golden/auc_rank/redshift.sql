@@ -6,10 +6,7 @@ WITH sqlauc_input AS (
   FROM "analytics"."events"
 ), ranked AS (
   SELECT
-    label,
-    label_value,
-    score,
-    used_label,
+    *,
     RANK() OVER (ORDER BY used_score) AS rank_low,
     CUME_DIST() OVER (ORDER BY used_score) AS share_le
   FROM (
@@ -27,13 +24,15 @@ WITH sqlauc_input AS (
     CAST(SUM(used_label) AS DOUBLE PRECISION) AS positives,
     CAST(COUNT(used_label) - SUM(used_label) AS DOUBLE PRECISION) AS negatives,
     COUNT(*) AS n_rows,
-    COUNT(*) - COUNT(used_label) AS n_excluded,
-    COUNT(*) - COUNT(label) AS n_null_label,
+    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
+    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
+    COUNT(*) - COUNT(label_value) AS n_null_label,
     COUNT(*) - COUNT(score) AS n_null_score,
     COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    CASE WHEN 0 = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
-    CASE WHEN 0 = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END AS neg_label_min,
-    CASE WHEN 0 = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END AS neg_label_max
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
   FROM ranked
 )
 SELECT
@@ -52,11 +51,12 @@ SELECT
   positives,
   negatives,
   n_rows,
+  n_used,
   n_excluded,
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  0 AS n_bad_weight,
+  n_bad_weight,
   max_label_code,
   neg_label_min,
   neg_label_max

@@ -1,63 +1,40 @@
 WITH sqlauc_input AS (
   SELECT
-    CAST("clicked" = 1 AS INTEGER) AS label,
+    CASE WHEN NOT "user_id" IS NULL THEN CAST("clicked" = 1 AS INTEGER) END AS label,
     "clicked" AS label_value,
     "Score" AS score,
-    CAST(1 AS DOUBLE) AS weight,
     "user_id" AS grp,
     CAST("gw_col" AS DOUBLE) AS gw
   FROM "analytics"."events"
-), per_label_score AS (
+), score_counts AS (
   SELECT
     grp,
     score,
-    label_value,
-    MAX(label) AS label,
-    CASE WHEN 0 = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
-    CASE WHEN 'column' = 'column' THEN SUM(gw) END AS gw_part,
-    COUNT(*) AS n_rows,
     CASE
-      WHEN 0 = 1
-      THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
-      ELSE 0
-    END AS n_bad_weight,
-    CASE
-      WHEN 'column' = 'column'
-      THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
-      ELSE 0
-    END AS n_bad_group_weight
-  FROM sqlauc_input
-  WHERE
-    0 = 0 OR weight IS NULL OR weight <> 0
-  GROUP BY
-    grp,
-    score,
-    label_value
-), scored AS (
-  SELECT
-    grp,
-    score,
-    CASE WHEN NOT score IS NULL AND NOT grp IS NULL THEN 1 ELSE 0 END AS usable,
-    CASE
-      WHEN score IS NULL OR grp IS NULL
+      WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+      ELSE CAST(COUNT(CASE WHEN label = 1 THEN 1 END) AS DOUBLE)
     END AS pos_w,
     CASE
-      WHEN score IS NULL OR grp IS NULL
+      WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+      ELSE CAST(COUNT(CASE WHEN label = 0 THEN 1 END) AS DOUBLE)
     END AS neg_w,
-    SUM(CASE WHEN NOT label IS NULL THEN gw_part END) AS labelled_gw,
-    SUM(CASE WHEN NOT label IS NULL THEN n_rows ELSE 0 END) AS n_labelled,
-    SUM(CASE WHEN label = 1 THEN n_rows ELSE 0 END) AS n_pos_rows,
-    SUM(n_rows) AS n_rows,
-    SUM(n_bad_weight) AS n_bad_weight,
-    SUM(n_bad_group_weight) AS n_bad_group_weight,
-    MAX(label) AS max_label_code,
+    COUNT(*) AS n_rows,
+    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
+    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
+    COUNT(*) - COUNT(label_value) AS n_null_label,
+    COUNT(*) - COUNT(score) AS n_null_score,
+    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
-  FROM per_label_score
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN gw END) AS gw_sum,
+    COUNT(CASE WHEN label = 1 AND NOT score IS NULL THEN 1 END) AS n_pos_rows,
+    COUNT(*) - COUNT(grp) AS n_null_group,
+    COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END) AS n_bad_group_weight
+  FROM sqlauc_input
   GROUP BY
     grp,
     score
@@ -69,8 +46,8 @@ WITH sqlauc_input AS (
       ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge
-  FROM scored
-), per_group AS (
+  FROM score_counts
+), totals AS (
   SELECT
     grp,
     SUM(pos_w * (
@@ -78,20 +55,20 @@ WITH sqlauc_input AS (
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
-    SUM(CASE WHEN usable = 1 THEN labelled_gw END) AS gw_sum,
-    SUM(CASE WHEN usable = 1 THEN n_labelled ELSE 0 END) AS n_used_rows,
-    SUM(CASE WHEN usable = 1 THEN n_pos_rows ELSE 0 END) AS n_pos_rows,
     SUM(n_rows) AS n_rows,
-    SUM(n_rows - CASE WHEN usable = 1 THEN n_labelled ELSE 0 END) AS n_excluded,
-    SUM(n_rows - n_labelled) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    SUM(n_bad_group_weight) AS n_bad_group_weight,
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
-    MAX(neg_label_max) AS neg_label_max
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(gw_sum) AS gw_sum,
+    SUM(n_pos_rows) AS n_pos_rows,
+    SUM(n_null_group) AS n_null_group,
+    SUM(n_bad_group_weight) AS n_bad_group_weight
   FROM cumulative
   GROUP BY
     grp
@@ -99,38 +76,31 @@ WITH sqlauc_input AS (
   SELECT
     grp,
     CASE
-      WHEN NOT grp IS NULL AND positives > 0 AND negatives > 0
+      WHEN positives > 0 AND negatives > 0
       THEN CAST((
         positives * negatives - u_complement
       ) AS DOUBLE) / (
         positives * negatives
       )
     END AS auc,
-    CASE
-      WHEN 'column' = 'impressions'
-      THEN positives + negatives
-      WHEN 'column' = 'clicks'
-      THEN positives
-      WHEN 'column' = 'uniform'
-      THEN 1.0
-      ELSE gw_sum
-    END AS group_weight,
     positives,
     negatives,
-    n_used_rows,
-    n_pos_rows,
     n_rows,
+    n_used,
     n_excluded,
     n_null_label,
     n_null_score,
-    n_null_group,
     n_nonfinite_score,
     n_bad_weight,
-    n_bad_group_weight,
     max_label_code,
     neg_label_min,
-    neg_label_max
-  FROM per_group
+    neg_label_max,
+    gw_sum AS group_weight,
+    gw_sum,
+    n_pos_rows,
+    n_null_group,
+    n_bad_group_weight
+  FROM totals
 )
 SELECT
   CASE
@@ -138,20 +108,23 @@ SELECT
     THEN CAST(SUM(CASE WHEN NOT auc IS NULL THEN group_weight * auc ELSE 0.0 END) AS DOUBLE) / SUM(CASE WHEN NOT auc IS NULL THEN group_weight ELSE 0.0 END)
   END AS gauc,
   COUNT(auc) AS groups_used,
-  COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used_rows > 0 THEN 1 END) AS groups_skipped,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used_rows ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_used_rows) AS DOUBLE), 0.0) AS rows_share,
+  COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used > 0 THEN 1 END) AS groups_skipped,
+  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_used) AS DOUBLE), 0.0) AS rows_share,
   CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE), 0.0) AS positives_share,
   SUM(positives) AS positives,
   SUM(negatives) AS negatives,
   SUM(n_rows) AS n_rows,
+  SUM(n_used) AS n_used,
   SUM(n_excluded) AS n_excluded,
   SUM(n_null_label) AS n_null_label,
   SUM(n_null_score) AS n_null_score,
-  SUM(n_null_group) AS n_null_group,
   SUM(n_nonfinite_score) AS n_nonfinite_score,
   SUM(n_bad_weight) AS n_bad_weight,
-  SUM(n_bad_group_weight) AS n_bad_group_weight,
   MAX(max_label_code) AS max_label_code,
   MIN(neg_label_min) AS neg_label_min,
-  MAX(neg_label_max) AS neg_label_max
+  MAX(neg_label_max) AS neg_label_max,
+  SUM(gw_sum) AS gw_sum,
+  SUM(n_pos_rows) AS n_pos_rows,
+  SUM(n_null_group) AS n_null_group,
+  SUM(n_bad_group_weight) AS n_bad_group_weight
 FROM group_auc

@@ -1,0 +1,47 @@
+-- group_weight: each group's weight and group counts, appended by the composer to the grouped
+-- variant of a metric (group_auc is auc per group: the composer adds the key grp to every
+-- stage), in the same way as diagnostics.sql.
+-- group_weight, from :group_weight:
+--   'impressions'  the group's used rows, or their summed sample weights (the DIN paper's GAUC)
+--   'clicks'       the group's positives (summed sample weights)
+--   'uniform'      1 for every group
+--   'column'       the sum of the input column gw over the group's used rows
+--   gw_sum              the sum of gw over the used rows ('column' only, else NULL)
+--   n_pos_rows          positive rows used (unweighted: gauc's positives_share)
+--   n_null_group        rows whose group is NULL (excluded; their label is NULL in the input)
+--   n_bad_group_weight  NULL, negative or non-finite gw values ('column' only)
+-- Reads sqlauc_input(label, score, grp, gw) and the metric's positives and negatives.
+WITH per_key AS (
+    SELECT
+        CASE WHEN :group_weight = 'column'
+            THEN SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END)
+            ELSE CAST(NULL AS DOUBLE)
+        END AS gw_sum,
+        COUNT(CASE WHEN label = 1 AND score IS NOT NULL THEN 1 END) AS n_pos_rows,
+        COUNT(*) - COUNT(grp) AS n_null_group,
+        CASE WHEN :group_weight = 'column'
+            THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
+            ELSE CAST(0 AS BIGINT)
+        END AS n_bad_group_weight
+    FROM sqlauc_input
+),
+totals AS (
+    SELECT
+        SUM(gw_sum) AS gw_sum,
+        SUM(n_pos_rows) AS n_pos_rows,
+        SUM(n_null_group) AS n_null_group,
+        SUM(n_bad_group_weight) AS n_bad_group_weight
+    FROM per_key
+)
+SELECT
+    CASE
+        WHEN :group_weight = 'impressions' THEN positives + negatives
+        WHEN :group_weight = 'clicks' THEN positives
+        WHEN :group_weight = 'uniform' THEN CAST(1.0 AS DOUBLE)
+        ELSE gw_sum
+    END AS group_weight,
+    gw_sum,
+    n_pos_rows,
+    n_null_group,
+    n_bad_group_weight
+FROM totals

@@ -1,0 +1,328 @@
+"""Compose a metric's SQL from shared stages: input -> per-key stage -> core -> diagnostics.
+
+A metric query is built from templates (``sql/NAME.sql``), never from copies of them:
+
+1. ``sqlauc_input``, the fixed input relation (built by :mod:`sqlauc.inputs`);
+2. the stages the core reads, found as table names like dbt's ``ref``: ``score_counts``
+   (one row per distinct score) for the grouped formulations, or another metric's whole
+   query (``gauc`` reads ``group_auc``);
+3. the formulation's core template (``auc``, ``auc_rank``, ``auc_bucketed``, ...);
+4. the overlays (``diagnostics`` for every metric, ``group_weight`` for the group metrics):
+   each is a template with a ``per_key`` step, a ``totals`` step and a final SELECT whose
+   columns are appended to the matching steps of the query (see :class:`Formulation`).
+
+The grouped variant of a metric (``group_auc`` is ``auc`` per group) is the same query with
+the key ``grp`` added to every stage by :func:`add_key`: to each GROUP BY and window
+PARTITION BY, and to each projection that does not already carry it through ``*``.
+
+Template parameters (``:name``) become literals, and the conditions that then compare two
+literals are folded away (:func:`fold`), so a weighted branch of an unweighted query is not
+in the SQL at all. The input relation comes last, once the columns the query reads are known.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sqlauc import templates
+
+INPUT_RELATION = "sqlauc_input"
+#: The columns of ``sqlauc_input`` (see :mod:`sqlauc.inputs`).
+INPUT_COLUMNS = frozenset({"label", "label_value", "score", "weight", "grp", "gw"})
+#: The key the grouped variant adds to every stage.
+GROUP_KEY = "grp"
+
+Param = bool | str | int | float
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One way of computing a metric: a core template and where the overlays attach.
+
+    Attributes
+    ----------
+    template : str
+        The core template (``sql/<template>.sql``).
+    per_key : str or None
+        The per-key stage (a relation the core reads, e.g. ``score_counts``) that receives the
+        overlays' ``per_key`` columns (COUNT/MIN/MAX/SUM per distinct key).
+    row_totals : str or None
+        For formulations over rows (no per-key stage): the aggregate step over the rows that
+        receives the ``per_key`` columns directly (each row is its own key).
+    totals : tuple of str
+        The aggregate steps that receive the overlays' ``totals`` columns (which add the
+        per-key columns up again); ``""`` is the final SELECT (then the final columns are not
+        appended a second time).
+    weighted : bool
+        Whether the formulation accepts a weight column.
+    uses_negative : bool
+        Whether the formulation uses a negative label known in advance (``:negative_known``).
+    """
+
+    template: str
+    per_key: str | None = "score_counts"
+    row_totals: str | None = None
+    totals: tuple[str, ...] = ("totals",)
+    weighted: bool = True
+    uses_negative: bool = False
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What to compose: a core formulation, its overlays, and how its result is read."""
+
+    formulation: Formulation
+    overlays: tuple[str, ...] = ("diagnostics",)
+    grouped: bool = False
+    #: A condition on the final SELECT's rows: the overlays' final columns are NULL elsewhere
+    #: (the ROC curve carries the diagnostics on its origin row only).
+    final_when: str | None = None
+    #: Relations the core reads that are other compositions (gauc reads group_auc).
+    relations: tuple[tuple[str, Composition], ...] = ()
+
+
+def _literal(value: Param) -> exp.Expr:
+    # A flag becomes 1 or 0, tested in templates as ``:flag = 1``: T-SQL and Oracle <= 21 have
+    # no TRUE/FALSE and no boolean values outside conditions.
+    if isinstance(value, bool):
+        return exp.Literal.number(int(value))
+    if isinstance(value, (int, float)):
+        return exp.Literal.number(value)
+    return exp.Literal.string(value)
+
+
+def fill(tree: exp.Expr, params: Mapping[str, Param]) -> exp.Expr:
+    """Replace every ``:name`` parameter by its literal (a missing one is an error)."""
+
+    def replace(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Placeholder):
+            if node.name not in params:
+                raise KeyError(f"template parameter :{node.name} was not given")
+            return _literal(params[node.name])
+        return node
+
+    return tree.transform(replace, copy=False)
+
+
+def _truth(node: exp.Expr) -> bool | None:
+    """The value of a condition made of literals only (``0 = 1``, ``'a' = 'a'``), else None."""
+    if isinstance(node, exp.Paren):
+        return _truth(node.this)
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    if isinstance(node, (exp.EQ, exp.NEQ)):
+        left, right = node.this, node.expression
+        if isinstance(left, exp.Literal) and isinstance(right, exp.Literal):
+            same = left.is_string == right.is_string and (
+                left.this == right.this if left.is_string else float(left.this) == float(right.this)
+            )
+            return same if isinstance(node, exp.EQ) else not same
+        return None
+    if isinstance(node, exp.Not):
+        inner = _truth(node.this)
+        return None if inner is None else not inner
+    if isinstance(node, (exp.And, exp.Or)):
+        left, right = _truth(node.this), _truth(node.expression)
+        absorbing = isinstance(node, exp.Or)  # TRUE absorbs OR, FALSE absorbs AND
+        if left is absorbing or right is absorbing:
+            return absorbing
+        if left is not None and right is not None:
+            return left
+    return None
+
+
+def _fold_node(node: exp.Expr) -> exp.Expr:
+    if isinstance(node, (exp.And, exp.Or)):
+        left, right = _truth(node.this), _truth(node.expression)
+        neutral = isinstance(node, exp.And)  # TRUE is AND's neutral element, FALSE is OR's
+        if left is neutral:
+            kept: exp.Expr = node.expression
+            return kept
+        if right is neutral:
+            kept = node.this
+            return kept
+        return node
+    if isinstance(node, exp.Case) and node.this is None:
+        branches: list[exp.If] = []
+        default = node.args.get("default")
+        for branch in node.args.get("ifs") or []:
+            truth = _truth(branch.this)
+            if truth is False:
+                continue
+            if truth is True:
+                default = branch.args["true"]
+                break
+            branches.append(branch)
+        if not branches:
+            return default if default is not None else exp.Null()
+        node.set("ifs", branches)
+        node.set("default", default)
+        return node
+    if isinstance(node, exp.Where):
+        truth = _truth(node.this)
+        if truth is True:
+            return None  # type: ignore[return-value]  # sqlglot removes the node
+        if truth is False:
+            raise ValueError("a template filter folded to FALSE: no row would be read")
+    return node
+
+
+def fold(tree: exp.Expr) -> exp.Expr:
+    """Fold the conditions that compare literals only (what the parameters became).
+
+    ``CASE WHEN 0 = 1 THEN a ELSE b END`` becomes ``b``, ``WHERE 0 = 0 OR x`` disappears, and
+    ``a AND 1 = 1`` becomes ``a``; nothing else changes. The query means the same, and an
+    unweighted query has no weighted branch left to read the weight column.
+    """
+    return tree.transform(_fold_node, copy=False)
+
+
+def _aggregates(select: exp.Select) -> bool:
+    """Whether the SELECT aggregates (an aggregate of its own that is not a window)."""
+    return any(
+        not isinstance(agg.parent, exp.Window) and agg.find_ancestor(exp.Select) is select
+        for projection in select.expressions
+        for agg in projection.find_all(exp.AggFunc)
+    )
+
+
+def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
+    """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
+    to its GROUP BY (one is added where it aggregates without one), and to its projection,
+    first, unless a ``*`` carries it already."""
+    if select.args.get("joins"):
+        raise NotImplementedError("the grouped variant of a query with joins is not defined")
+    for window in select.find_all(exp.Window):
+        if window.find_ancestor(exp.Select) is not select:
+            continue
+        partition = list(window.args.get("partition_by") or [])
+        window.set("partition_by", [exp.column(key), *partition])
+    group = select.args.get("group")
+    if group is not None:
+        group.set("expressions", [exp.column(key), *group.expressions])
+    elif _aggregates(select):
+        select.set("group", exp.Group(expressions=[exp.column(key)]))
+    if not any(isinstance(p, exp.Star) for p in select.expressions):
+        select.set("expressions", [exp.column(key), *select.expressions])
+
+
+def _parse_overlay(name: str) -> tuple[list[exp.Expr], list[exp.Expr], list[exp.Expr]]:
+    """An overlay's per_key, totals and final projections."""
+    tree = templates.parse(name)
+    steps = {cte.alias: cte.this for cte in tree.find_all(exp.CTE)}
+    return (
+        [p.copy() for p in steps["per_key"].expressions],
+        [p.copy() for p in steps["totals"].expressions],
+        [p.copy() for p in tree.expressions],
+    )
+
+
+def _ctes(tree: exp.Select) -> list[exp.CTE]:
+    with_ = tree.args.get("with_")
+    return list(with_.expressions) if with_ is not None else []
+
+
+def _step(ctes: list[exp.CTE], main: exp.Select, name: str) -> exp.Select:
+    if name == "":
+        return main
+    for cte in ctes:
+        if cte.alias == name and isinstance(cte.this, exp.Select):
+            return cte.this
+    raise KeyError(f"the composed query has no step named {name!r}")
+
+
+def _final(projection: exp.Expr, when: exp.Expr | None) -> exp.Expr:
+    if when is None:
+        return projection
+    alias = projection.alias_or_name
+    value = projection.this if isinstance(projection, exp.Alias) else projection
+    case = exp.Case(ifs=[exp.If(this=when.copy(), true=value)])
+    return exp.alias_(case, alias, copy=False)
+
+
+def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
+    """The composed CTEs (without ``sqlauc_input``) and final SELECT, parameters unfilled."""
+    formulation = composition.formulation
+    core = templates.parse(formulation.template)
+    own = _ctes(core)
+    core.set("with_", None)
+    relations = dict(composition.relations)
+    ctes: list[exp.CTE] = []
+    read = sorted(templates.reads(formulation.template) | set(relations))
+    keyed: list[exp.Select] = []
+    for relation in read:
+        if relation in relations:
+            sub_ctes, sub_main = _body(relations[relation])
+            ctes.extend(sub_ctes)
+        else:
+            stage = templates.parse(relation)
+            sub_ctes, sub_main = _ctes(stage), stage
+            stage.set("with_", None)
+            ctes.extend(sub_ctes)
+            keyed.extend(c.this for c in sub_ctes)
+            keyed.append(sub_main)
+        ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+    ctes.extend(own)
+    if composition.grouped:
+        for select in [*keyed, *(c.this for c in own), core]:
+            for inner in list(select.find_all(exp.Select)):
+                add_key(inner)
+    when = exp.condition(composition.final_when) if composition.final_when else None
+    for overlay in composition.overlays:
+        per_key, totals, final = _parse_overlay(overlay)
+        if formulation.per_key is not None and formulation.per_key not in relations:
+            step = _step(ctes, core, formulation.per_key)
+            step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
+        if formulation.row_totals is not None:
+            step = _step(ctes, core, formulation.row_totals)
+            step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
+        for name in formulation.totals:
+            step = _step(ctes, core, name)
+            step.set("expressions", [*step.expressions, *(p.copy() for p in totals)])
+        if "" not in formulation.totals:
+            core.set("expressions", [*core.expressions, *(_final(p, when) for p in final)])
+    return ctes, core
+
+
+@functools.cache
+def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> exp.Select:
+    ctes, main = _body(composition)
+    if ctes:
+        main.set("with_", exp.With(expressions=ctes))
+    fill(main, dict(params))
+    folded = fold(main)
+    assert isinstance(folded, exp.Select)
+    return folded
+
+
+def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select:
+    """The composed query without its input relation (a fresh tree: the caller may modify it).
+
+    Pure and cached on the composition and the parameters.
+    """
+    return _composed(composition, tuple(sorted(params.items()))).copy()
+
+
+def input_columns(tree: exp.Select) -> set[str]:
+    """The ``sqlauc_input`` columns a composed query reads (only those are built)."""
+    return {c.name for c in tree.find_all(exp.Column)} & INPUT_COLUMNS
+
+
+def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
+    """Put ``sqlauc_input`` first among the query's CTEs (in place; returns the tree)."""
+    cte = exp.CTE(this=input_relation, alias=exp.TableAlias(this=exp.to_identifier(INPUT_RELATION)))
+    tree.set("with_", exp.With(expressions=[cte, *_ctes(tree)]))
+    return tree
+
+
+def templates_used(composition: Composition) -> set[str]:
+    """The templates a composition is built from (its core, stages and overlays)."""
+    core = composition.formulation.template
+    used = {core, *composition.overlays, *templates.reads(core)}
+    for _, sub in composition.relations:
+        used |= templates_used(sub)
+    return used

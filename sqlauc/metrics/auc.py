@@ -1,0 +1,184 @@
+"""The ROC AUC metric: its spec (formulations, options, golden cases) and :func:`auc`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from sqlauc import checks
+from sqlauc.compose import Formulation
+from sqlauc.compute import Table, run_metric
+from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.metrics.spec import MetricSpec
+from sqlauc.options import PosLabel
+from sqlauc.pipeline import Evaluated
+from sqlauc.results import AUCResult
+
+Method = Literal["auto", "grouped", "rank", "bucketed"]
+
+#: The formulations of the AUC (also run per group by group_auc): all give the same number.
+FORMULATIONS = {
+    "grouped": Formulation("auc"),
+    "rank": Formulation(
+        "auc_rank", per_key=None, row_totals="totals", totals=(), weighted=False, uses_negative=True
+    ),
+    "bucketed": Formulation("auc_bucketed", totals=("per_bucket", "totals")),
+}
+#: The options every metric takes (beside con, table and dialect).
+COMMON_PARAMETERS = ("label", "score", "weight", "pos_label", "where")
+_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
+_STRING: dict[str, Any] = {"label": "outcome", "score": "Score", "pos_label": "click"}
+
+
+def warn_one_class() -> None:
+    checks.warn(
+        "Only one class is present in the labels: ROC AUC is not defined in that case "
+        "(returning NaN).",
+        UndefinedMetricWarning,
+    )
+
+
+def shape(evaluated: Evaluated) -> AUCResult:
+    """The AUC of the one row (NaN with the warning when one class is present)."""
+    if not evaluated.defined:
+        warn_one_class()
+        value = math.nan
+    else:
+        value = float(evaluated.rows[0]["auc"])
+    return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
+
+
+SPEC = MetricSpec(
+    name="auc",
+    what="ROC AUC",
+    formulations=FORMULATIONS,
+    shape=shape,
+    parameters=(*COMMON_PARAMETERS, "method"),
+    dialect_default=True,
+    cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
+    examples={
+        "auc_grouped": {**_BASE, "method": "grouped"},
+        "auc_grouped_weighted_where": {
+            **_BASE,
+            "method": "grouped",
+            "weight": "sample_w",
+            "where": "user_id IN (1, 2, 3) AND Score > 0.1",
+        },
+        "auc_rank": {**_BASE, "method": "rank"},
+        "auc_bucketed": {**_BASE, "method": "bucketed"},
+        "auc_bucketed_weighted_string_label": {
+            **_STRING,
+            "method": "bucketed",
+            "weight": "sample_w",
+        },
+    },
+)
+
+
+def auc(
+    con: Any,
+    table: Table,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+    dialect: str | None = None,
+) -> float:
+    """Exact area under the ROC curve, computed in the database.
+
+    AUC is the Mann-Whitney statistic with tie-averaged ranks::
+
+        AUC = (sum of the positives' ranks - P (P + 1) / 2) / (P * N)
+
+    with weighted counts when ``weight`` is given: the share of (positive, negative) pairs
+    ordered correctly, a tied pair counting 1/2. It equals the trapezoidal area under the ROC
+    curve over distinct thresholds, i.e. :func:`sklearn.metrics.roc_auc_score`.
+
+    Parameters
+    ----------
+    con : connection or None
+        Where to run: ``None`` (a private in-memory DuckDB), a DuckDB connection, a
+        SparkSession, a chdb connection or session, a SQLAlchemy Engine/Connection, or any
+        DB-API 2.0 connection (sqlite3, psycopg, pymysql, snowflake.connector, ...). sqlauc
+        only runs SELECTs on it and never closes or reconfigures it.
+    table : str, tuple of str, Query, path or DataFrame
+        A table or view (``"t"``, ``"schema.t"``, ``"catalog.schema.t"``) or a
+        :class:`sqlauc.Query` on any connection; on DuckDB also a Parquet/CSV file or glob,
+        or a pandas/polars/pyarrow frame.
+    label, score : str
+        Column names. Labels: ``pos_label`` is the positive class, any other non-NULL value is
+        negative; more than two distinct values is an error.
+    weight : str, optional
+        Sample-weight column (finite, >= 0). Zero-weight rows behave exactly like absent rows.
+    pos_label : int, float, str or bool, default 1
+        The positive label. Must be among string labels; with 0/1, -1/1 or boolean labels a
+        missing class is the single-class case.
+    where : str, optional
+        A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
+        comments or unknown functions).
+    method : {"auto", "grouped", "rank", "bucketed"}, default "auto"
+        The SQL formulation; all give the same number. ``"grouped"`` (one row per distinct
+        score, then a cumulative sum) is fastest with tied scores; ``"rank"`` (RANK and
+        CUME_DIST over rows, unweighted only) with nearly distinct scores. ``"bucketed"``
+        (``sql/auc_bucketed.sql``) is the grouped sum split into up to 6,145 score buckets:
+        the cumulative sum runs per bucket, and only the per-bucket totals are summed in one
+        place, so a distributed engine never moves every distinct score into a single
+        partition (the others' ``ORDER BY score`` window without ``PARTITION BY`` does). It
+        costs a second, cheap read of the input (MIN/MAX/AVG of the scores, to place the
+        buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` uses
+        ``"bucketed"`` for :func:`auc` on Spark, Databricks and Hive
+        (``sqlauc.dialects.Dialect.default_method``); otherwise it samples the first 10k rows
+        on DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
+        negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
+        :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
+        grouped formulation.
+    dialect : str, optional
+        The SQL dialect to render for (one of ``sqlauc.dialects.names()``, sqlglot's names);
+        overrides the one detected from ``con``, and is required for a DB-API driver sqlauc
+        does not know. Another name raises :class:`~sqlauc.UnknownDialectError`.
+
+    Returns
+    -------
+    float
+        The AUC; NaN, with an :class:`~sqlauc.UndefinedMetricWarning`, when only one class is
+        present.
+
+    See Also
+    --------
+    sqlauc.compute : the same query's full result (``compute("auc", ...)``: the AUC, the
+        formulation that ran and the diagnostics).
+
+    Raises
+    ------
+    sqlauc.InvalidParameterError
+        An option of the wrong type or value (before any query runs).
+    sqlauc.NotFoundError
+        A missing table, file or column (the message lists the columns).
+    sqlauc.DataError
+        No rows (after ``where``), NaN/infinite scores, NULL/negative weights, more than two
+        label values, or a ``pos_label`` that is not among string labels.
+    sqlauc.UnsafeInputError
+        A refused ``where`` filter or name.
+
+    Notes
+    -----
+    Rows with a NULL label or score are excluded and counted (an
+    :class:`~sqlauc.ExcludedRowsWarning` says how many). pandas' NaN is pandas' missing
+    value: DuckDB reads NaN in a pandas float column as NULL, so such rows are excluded and
+    counted; a NaN stored in a table or file is an error.
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> sqlauc.auc(None, df)
+    0.75
+    >>> sqlauc.auc(None, df.assign(score=[0.1, 0.4, 0.4, 0.8]))  # a tie counts 1/2
+    0.875
+    """
+    given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+             "where": where, "method": method}  # fmt: skip
+    return shape(run_metric(SPEC, con, table, dialect, given)).auc

@@ -1,0 +1,120 @@
+"""The ROC curve metric: its spec and :func:`roc_curve`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from sqlauc import checks
+from sqlauc.compose import Formulation, Param
+from sqlauc.compute import Table, run_metric
+from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.metrics.auc import COMMON_PARAMETERS
+from sqlauc.metrics.spec import MetricSpec
+from sqlauc.options import Options, PosLabel
+from sqlauc.pipeline import Evaluated
+from sqlauc.results import CurveResult
+
+#: The columns of :func:`roc_curve`'s frame.
+ROC_COLUMNS = ["threshold", "fpr", "tpr", "tp", "fp"]
+
+
+def _params(options: Options) -> dict[str, Param]:
+    return {"drop_intermediate": options.drop_intermediate}
+
+
+def shape(evaluated: Evaluated) -> CurveResult:
+    """The curve as float64 columns; the origin's NULL threshold is +inf."""
+    assert evaluated.frame is not None
+    frame: pd.DataFrame = evaluated.frame[ROC_COLUMNS].astype("float64").reset_index(drop=True)
+    # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE)
+    frame.loc[0, "threshold"] = math.inf
+    diag = evaluated.diagnostics
+    if not evaluated.defined:
+        missing = "positive" if diag.positives == 0 else "negative"
+        rate = "true" if missing == "positive" else "false"
+        checks.warn(
+            f"No {missing} samples in the labels: the {rate} positive rate is meaningless (NaN).",
+            UndefinedMetricWarning,
+        )
+    return CurveResult(curve=frame, method=evaluated.plan.method, diagnostics=diag)
+
+
+_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
+SPEC = MetricSpec(
+    name="roc_curve",
+    what="the ROC curve",
+    formulations={"grouped": Formulation("roc_curve")},
+    shape=shape,
+    parameters=(*COMMON_PARAMETERS, "drop_intermediate"),
+    final_when="flagged.is_origin = 1",
+    params=_params,
+    sampled=False,
+    frame=True,
+    cli_columns=("model", *ROC_COLUMNS),
+    examples={
+        "roc_curve": {**_BASE, "drop_intermediate": True},
+        "roc_curve_all_points_weighted_string_label": {
+            "label": "outcome",
+            "score": "Score",
+            "pos_label": "click",
+            "weight": "sample_w",
+            "drop_intermediate": False,
+        },
+    },
+)
+
+
+def roc_curve(
+    con: Any,
+    table: Table,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    drop_intermediate: bool = True,
+    dialect: str | None = None,
+) -> pd.DataFrame:
+    """The exact ROC curve, one point per distinct score, computed in the database.
+
+    Follows :func:`sklearn.metrics.roc_curve`: thresholds descend, the first row is
+    ``threshold=+inf`` at ``(fpr, tpr) = (0, 0)``; at each threshold ``t``,
+    ``tp``/``fp`` are the weighted counts of positives/negatives with ``score >= t``,
+    ``tpr = tp / P`` and ``fpr = fp / N``.
+
+    Parameters
+    ----------
+    con, table, label, score, weight, pos_label, where, dialect
+        As in :func:`auc`.
+    drop_intermediate : bool, default True
+        Drop exactly the points collinear with their neighbours (an exact cross-product test
+        on the counts, applied with the (0, 0) point in place). Such points never change the
+        area; the first and last points are always kept. With False, the points equal
+        ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``threshold, fpr, tpr, tp, fp`` (float64), thresholds descending.
+        With a single class the undefined rate is NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`.
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> sqlauc.roc_curve(None, df)
+       threshold  fpr  tpr   tp   fp
+    0        inf  0.0  0.0  0.0  0.0
+    1       0.80  0.0  0.5  1.0  0.0
+    2       0.40  0.5  0.5  1.0  1.0
+    3       0.35  0.5  1.0  2.0  1.0
+    4       0.10  1.0  1.0  2.0  2.0
+    """
+    given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+             "where": where, "drop_intermediate": drop_intermediate}  # fmt: skip
+    return shape(run_metric(SPEC, con, table, dialect, given)).curve

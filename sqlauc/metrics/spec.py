@@ -1,0 +1,104 @@
+"""What a metric is: the record each metric module declares (:class:`MetricSpec`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlauc.compose import Composition, Formulation, Param
+from sqlauc.options import Options
+
+if TYPE_CHECKING:
+    from sqlauc.pipeline import Evaluated
+
+
+def _no_params(options: Options) -> dict[str, Param]:
+    return {}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric: its formulations, options, template parameters and result.
+
+    Attributes
+    ----------
+    name : str
+        The metric's name (its module, its public function, ``sqlauc.sql(name)``).
+    what : str
+        How messages name the result ("ROC AUC", "the ROC curve").
+    formulations : mapping
+        ``method`` -> :class:`~sqlauc.compose.Formulation`; ``"grouped"`` is the one used when
+        nothing else is chosen. A method missing here is refused for this metric, except
+        those in ``method_aliases``.
+    method_aliases : mapping
+        Methods that run another one (the group metrics run ``"bucketed"`` as ``"grouped"``).
+    parameters : tuple of str
+        The options the public function takes (validated by :mod:`sqlauc.options`).
+    required : tuple of str
+        Options that must be given (``group`` for the group metrics).
+    grouped : bool
+        The grouped variant: the composer adds the key ``grp`` to every stage.
+    reads : mapping
+        Relations the core reads that are other metrics' queries (gauc reads group_auc).
+    overlays : tuple of str
+        The templates appended by the composer (``diagnostics``, ``group_weight``).
+    final_when : str, optional
+        The rows of the result that carry the overlays' columns (the ROC origin).
+    params : callable
+        Options -> the template's own parameters (beyond ``weighted``/``negative_known``).
+    dialect_default : bool
+        Whether ``method="auto"`` runs the dialect's default formulation where it has one
+        (:attr:`sqlauc.dialects.Dialect.default_method`: bucketed AUC on Spark).
+    sampled : bool
+        Whether ``method="auto"`` samples the input to choose a formulation.
+    frame : bool
+        Whether the result is fetched as a DataFrame (many rows).
+    shape : callable
+        The evaluated query -> the metric's result object.
+    cli_columns : tuple of str
+        The columns the command line prints for one model.
+    examples : mapping
+        Named option sets: the golden SQL cases and the documented examples.
+    """
+
+    name: str
+    what: str
+    formulations: Mapping[str, Formulation]
+    shape: Callable[[Evaluated], Any]
+    parameters: tuple[str, ...]
+    method_aliases: Mapping[str, str] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    grouped: bool = False
+    reads: Mapping[str, str] = field(default_factory=dict)
+    overlays: tuple[str, ...] = ("diagnostics",)
+    final_when: str | None = None
+    params: Callable[[Options], dict[str, Param]] = _no_params
+    dialect_default: bool = False
+    sampled: bool = True
+    frame: bool = False
+    cli_columns: tuple[str, ...] = ()
+    examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+
+    def methods(self) -> tuple[str, ...]:
+        """The ``method=`` values this metric takes."""
+        return ("auto", *self.formulations, *self.method_aliases)
+
+    def resolve_method(self, method: str) -> str:
+        """The formulation a (non-auto) method runs."""
+        return self.method_aliases.get(method, method)
+
+    def composition(self, method: str) -> Composition:
+        """What the composer builds for ``method`` (a key of ``formulations``)."""
+        from sqlauc import metrics
+
+        return Composition(
+            formulation=self.formulations[method],
+            overlays=self.overlays,
+            grouped=self.grouped,
+            final_when=self.final_when,
+            relations=tuple(
+                (relation, metrics.get(metric).composition(method))
+                for relation, metric in sorted(self.reads.items())
+            ),
+        )

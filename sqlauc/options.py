@@ -1,0 +1,108 @@
+"""The options of one metric call, and their one validation.
+
+Every public function declares its parameters by name; :func:`validate` checks each given
+value against :data:`CONSTRAINTS` before any engine is opened, and every failure is an
+:class:`~sqlauc.InvalidParameterError` with one message shape (scikit-learn's)::
+
+    The 'method' parameter of auc() must be one of 'auto', 'grouped', 'rank', 'bucketed';
+    got 'fast' instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlauc.errors import InvalidParameterError
+from sqlauc.inputs import PosLabel
+
+METHODS = ("auto", "grouped", "rank", "bucketed")
+GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+
+__all__ = ["Options", "PosLabel", "invalid", "validate"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of one metric call (validated by :func:`validate`)."""
+
+    label: str = "label"
+    score: str = "score"
+    weight: str | None = None
+    pos_label: PosLabel = 1
+    where: str | None = None
+    method: str = "auto"
+    group: str | None = None
+    group_weight: str = "impressions"
+    drop_intermediate: bool = True
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """What a parameter must be: a description for the message and a test."""
+
+    description: str
+    test: Callable[[Any], bool]
+
+
+def _name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _pos_label(value: Any) -> bool:
+    if isinstance(value, float):
+        return not math.isnan(value)
+    return isinstance(value, (bool, int, str))
+
+
+_NAME = "a column name (a non-empty str)"
+#: What each parameter must be; None is allowed where the description says "or None".
+CONSTRAINTS: dict[str, Constraint] = {
+    "label": Constraint(_NAME, _name),
+    "score": Constraint(_NAME, _name),
+    "weight": Constraint(f"{_NAME} or None", lambda v: v is None or _name(v)),
+    "group": Constraint(_NAME, _name),
+    "group_weight": Constraint(
+        "one of " + ", ".join(repr(k) for k in GROUP_WEIGHTS) + " or a column name (a str)",
+        _name,
+    ),
+    "pos_label": Constraint("a single int, float (not NaN), str or bool", _pos_label),
+    "where": Constraint("a str (a filter) or None", lambda v: v is None or isinstance(v, str)),
+    "method": Constraint("one of " + ", ".join(repr(m) for m in METHODS), lambda v: v in METHODS),
+    "drop_intermediate": Constraint("a bool", lambda v: isinstance(v, bool)),
+    "dialect": Constraint(
+        "a dialect name (a str, see sqlauc.dialects.names()) or None",
+        lambda v: v is None or isinstance(v, str),
+    ),
+}
+
+
+def invalid(parameter: str, function: str, must: str, value: Any) -> InvalidParameterError:
+    """The one error shape: ``The 'x' parameter of f() must be ...; got ... instead.``"""
+    return InvalidParameterError(
+        f"The {parameter!r} parameter of {function}() must be {must}; got {value!r} instead."
+    )
+
+
+def validate(function: str, values: Mapping[str, Any], *, required: Iterable[str] = ()) -> None:
+    """Check each given parameter of ``function`` against :data:`CONSTRAINTS`.
+
+    ``required`` names the parameters that must not be None (``group`` of the group metrics).
+    """
+    needed = set(required)
+    for name, value in values.items():
+        constraint = CONSTRAINTS.get(name)
+        if constraint is None:
+            continue
+        if value is None and name in needed:
+            raise invalid(name, function, constraint.description, value)
+        if value is None and name not in needed and name in ("group",):
+            continue
+        if not constraint.test(value):
+            raise invalid(name, function, constraint.description, value)

@@ -1,0 +1,321 @@
+"""One metric call, in explicit stages: bind -> choose -> render -> run and diagnose.
+
+* :func:`bind` (engine + source -> the columns, their kinds and the resolved roles; the
+  adapter reads the columns, no rows);
+* :func:`choose` (pure: metric x dialect x sample -> the formulation; capability refusals,
+  such as ``method="rank"`` on MySQL or with weights, are raised here, before any query);
+* :func:`render` (pure: the composed query of :mod:`sqlauc.compose` over the input relation,
+  in the engine's dialect);
+* :func:`run` (the one query; its diagnostics raise or warn, see :mod:`sqlauc.checks`).
+
+:func:`plan` chains the first three for :func:`sqlauc.sql` and for :func:`run`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pandas as pd
+from sqlglot import exp
+
+from sqlauc import checks, compose, filters, inputs, sampling
+from sqlauc import render as rendering
+from sqlauc.dialects import Dialect, type_kind
+from sqlauc.engines.base import Engine
+from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
+from sqlauc.identifiers import resolve_column
+from sqlauc.metrics import MetricSpec
+from sqlauc.options import GROUP_WEIGHTS, Options, invalid
+from sqlauc.results import Diagnostics
+from sqlauc.sources import Source
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A call bound to its relation: the exact names, their kinds, the filter and label."""
+
+    source: Source
+    dialect: Dialect
+    roles: inputs.Roles
+    label_kind: str
+    positive: exp.Expr  # the literal a positive label equals
+    where: exp.Expr | None  # the whitelisted filter
+    columns: list[str] | None  # None without an engine (names quoted as given)
+
+
+@dataclass
+class Plan:
+    """One metric call, resolved: the SQL to run and what is needed to read its answer."""
+
+    spec: MetricSpec
+    options: Options
+    bound: Bound
+    method: str
+    negative: exp.Expr | None  # the negative label's literal, when known in advance
+    tree: exp.Select
+    sql: str
+    output_columns: list[str]
+
+    # what checks.py reads
+    @property
+    def source(self) -> Source:
+        return self.bound.source
+
+    @property
+    def roles(self) -> inputs.Roles:
+        return self.bound.roles
+
+    @property
+    def label_kind(self) -> str:
+        return self.bound.label_kind
+
+    @property
+    def positive(self) -> exp.Expr:
+        return self.bound.positive
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.bound.dialect
+
+    def input_relation(self, needed: set[str]) -> exp.Select:
+        """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
+        b = self.bound
+        return inputs.build(
+            b.source.relation, b.roles, b.positive, b.where, needed, b.dialect, self.negative
+        )
+
+
+@dataclass
+class Evaluated:
+    """A plan run: its rows (dicts by output column) or frame, and the diagnostics."""
+
+    plan: Plan
+    rows: list[dict[str, Any]]
+    frame: pd.DataFrame | None
+    diagnostics: Diagnostics
+    defined: bool
+
+
+def _roles(
+    options: Options, columns: list[str] | None, relation: str, own: list[str] | None
+) -> inputs.Roles:
+    def pick(name: str | None, role: str) -> str | None:
+        if name is None:
+            return None
+        if columns is None:
+            if not name.strip():
+                raise UnsafeInputError(f"{role} column name is empty")
+            return name
+        return resolve_column(name, columns, role=role, relation=relation, source_names=own)
+
+    gw_column = None if options.group_weight in GROUP_WEIGHTS else options.group_weight
+    label, score = pick(options.label, "label"), pick(options.score, "score")
+    assert label is not None and score is not None
+    try:
+        group_weight_column = pick(gw_column, "group_weight")
+    except NotFoundError as err:
+        # not a keyword and not a column: most often a misspelt keyword
+        close = difflib.get_close_matches(options.group_weight, GROUP_WEIGHTS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise NotFoundError(
+            f"group_weight={options.group_weight!r} is neither one of the keywords "
+            f"{', '.join(repr(k) for k in GROUP_WEIGHTS)} nor a column{hint} ({err})"
+        ) from None
+    return inputs.Roles(
+        label=label,
+        score=score,
+        weight=pick(options.weight, "weight"),
+        group=pick(options.group, "group"),
+        group_weight_column=group_weight_column,
+    )
+
+
+def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: Dialect) -> None:
+    for role, name in (
+        ("score", roles.score),
+        ("weight", roles.weight),
+        ("group_weight", roles.group_weight_column),
+    ):
+        if name is not None and type_kind(kinds[name], d) not in ("number", "bool", "unknown"):
+            raise DataError(
+                f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
+            )
+
+
+def bind(options: Options, source: Source, engine: Engine | None, dialect: Dialect) -> Bound:
+    """Resolve names and kinds against the relation (its columns are read, no rows).
+
+    Without an engine (:func:`sqlauc.sql` for a warehouse you are not connected to), names
+    are quoted as given and the label's kind is unknown.
+    """
+    if options.where is not None:  # a refused filter is refused before any query runs
+        filters.check_filter(options.where, dialect=dialect)
+    columns: list[str] | None = None
+    kinds: dict[str, str] = {}
+    own: list[str] | None = None  # the source's spellings, where the engine renamed some
+    if engine is not None:
+        described = engine.columns(source)
+        columns = [name for name, _ in described]
+        kinds = dict(described)
+        own = engine.source_names(source)
+    roles = _roles(options, columns, source.description, own)
+    label_kind = "unknown"
+    if engine is not None:
+        _check_types(roles, kinds, source.description, dialect)
+        label_kind = type_kind(kinds[roles.label], dialect)
+        # the score and group keep their own type in sqlauc_input (see inputs.normalised)
+        roles = replace(
+            roles,
+            score_type=kinds[roles.score],
+            group_type=kinds[roles.group] if roles.group is not None else "",
+        )
+    where = None
+    if options.where is not None:
+        where = filters.parse_filter(
+            options.where,
+            dialect=dialect,
+            columns=columns,
+            relation=source.description,
+            source_names=own,
+        )
+    positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
+    return Bound(source, dialect, roles, label_kind, positive, where, columns)
+
+
+def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
+    """Refuse a method the metric, the weights or the dialect cannot run (before any query)."""
+    function, method = spec.name, options.method
+    if method not in spec.methods():
+        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+    if method == "auto":
+        return
+    formulation = spec.formulations[spec.resolve_method(method)]
+    if options.weight is not None and not formulation.weighted:
+        usable = [
+            m for m in spec.methods()
+            if m == "auto" or spec.formulations[spec.resolve_method(m)].weighted
+        ]  # fmt: skip
+        raise invalid(
+            "method",
+            function,
+            "one of " + ", ".join(map(repr, usable)) + " when weight= is given (the "
+            f"{method!r} formulation counts unweighted rows)",
+            method,
+        )
+    if spec.resolve_method(method) == "rank" and dialect.rank_not_exact is not None:
+        raise invalid(
+            "method",
+            function,
+            f"'grouped' (what 'auto' picks) on {dialect.name}, where method={method!r} is not "
+            f"exact ({dialect.rank_not_exact})",
+            method,
+        )
+
+
+def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sample | None) -> str:
+    """The formulation to run (pure; :func:`refuse` has checked ``method``).
+
+    ``method="auto"``: the dialect's default formulation where the metric follows it (the
+    bucketed one for ``auc`` on Spark), else what the sample says, else ``"grouped"``.
+    """
+    if method == "auto":
+        if spec.dialect_default and dialect.default_method is not None:
+            method = dialect.default_method
+        elif sample is not None:
+            method = sample.method()
+        else:
+            method = "grouped"
+    method = spec.resolve_method(method)
+    if method not in spec.formulations or (method == "rank" and dialect.rank_not_exact):
+        return "grouped"
+    return method
+
+
+def render(
+    spec: MetricSpec, method: str, bound: Bound, options: Options, negative: exp.Expr | None
+) -> Plan:
+    """Compose the chosen formulation over the input relation, in the dialect (pure)."""
+    params: dict[str, compose.Param] = {
+        "weighted": bound.roles.weight is not None,
+        "negative_known": negative is not None,
+        **spec.params(options),
+    }
+    tree = compose.compose(spec.composition(method), params)
+    needed = compose.input_columns(tree)
+    b = bound
+    relation = inputs.build(b.source.relation, b.roles, b.positive, b.where, needed, b.dialect,
+                            negative)  # fmt: skip
+    compose.with_input(tree, relation)
+    sql = rendering.to_sql(tree, b.dialect)
+    columns = [e.alias_or_name for e in tree.expressions]
+    return Plan(spec, options, bound, method, negative, tree, sql, columns)
+
+
+def plan(
+    spec: MetricSpec,
+    options: Options,
+    source: Source,
+    *,
+    engine: Engine | None,
+    dialect: Dialect,
+) -> Plan:
+    """bind -> (sample) -> choose -> render: the SQL one metric call runs."""
+    refuse(spec, options, dialect)
+    bound = bind(options, source, engine, dialect)
+    sample = None
+    wants_sample = (
+        options.method == "auto"
+        and spec.sampled
+        and bound.roles.weight is None
+        and not (spec.dialect_default and dialect.default_method is not None)
+    )
+    if wants_sample and engine is not None and engine.can_sample():
+        keys = ["score", "grp"] if bound.roles.group is not None else ["score"]
+        sample_input = inputs.build(
+            source.relation, bound.roles, bound.positive, bound.where,
+            {*keys, "label", "label_value"}, dialect,
+        )  # fmt: skip
+        sample = sampling.sample(engine, source, sample_input, keys)
+    method = choose(spec, options.method, dialect, sample)
+    negative: exp.Expr | None = None
+    if spec.formulations[method].uses_negative:
+        if bound.label_kind == "bool":
+            negative = exp.Boolean(this=not bool(bound.positive.this))
+        elif sample is not None:
+            negative = inputs.literal(sample.negative(), bound.label_kind)
+    return render(spec, method, bound, options, negative)
+
+
+def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The diagnostics of the call: the one row's, or, with a row per group, their sum."""
+    if not plan_.spec.grouped:
+        return rows[0] if rows else {}
+    total: dict[str, Any] = {}
+    for row in rows:
+        for key, value in row.items():
+            if key.startswith("n_") or key in ("positives", "negatives"):
+                total[key] = (total.get(key) or 0) + (value or 0)
+    for key, pick in (("neg_label_min", min), ("neg_label_max", max), ("max_label_code", max)):
+        values = [r[key] for r in rows if r.get(key) is not None]
+        total[key] = pick(values) if values else None
+    return total
+
+
+def run(plan_: Plan, engine: Engine) -> Evaluated:
+    """Run the plan's one query; raise or warn on its diagnostics (:func:`checks.check`)."""
+    frame: pd.DataFrame | None = None
+    rows: list[dict[str, Any]] = []
+    if plan_.spec.frame:
+        frame = engine.fetch_frame(plan_.sql, plan_.source)
+        frame.columns = plan_.output_columns
+        first = frame.iloc[0].to_dict() if len(frame) else {}
+        diag_row: dict[str, Any] = {str(k): (None if pd.isna(v) else v) for k, v in first.items()}
+    else:
+        fetched = engine.fetch(plan_.sql, plan_.source)
+        rows = [dict(zip(plan_.output_columns, row, strict=True)) for row in fetched]
+        diag_row = _diagnostics_row(plan_, rows)
+    diagnostics = Diagnostics.from_row(diag_row)
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what)
+    return Evaluated(plan_, rows, frame, diagnostics, defined)

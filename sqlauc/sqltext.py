@@ -1,0 +1,121 @@
+"""The exact SQL a metric runs, for BI tools, dbt models and review: :func:`sql`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlauc import dialects, metrics, pipeline
+from sqlauc.compute import Table, options_for, source_on
+from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
+from sqlauc.engines import open_engine
+from sqlauc.identifiers import TableName
+from sqlauc.metrics.auc import Method
+from sqlauc.options import Options, PosLabel, invalid, validate
+from sqlauc.sources import Query, Source, resolve
+
+_DEFAULTS = Options()
+
+
+def sql(
+    metric: str,
+    table: Table | TableName,
+    *,
+    con: Any = None,
+    dialect: str | None = None,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    method: Method = "auto",
+    group: str | None = None,
+    group_weight: str = "impressions",
+    drop_intermediate: bool = True,
+) -> str:
+    """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
+
+    Parameters
+    ----------
+    metric : {"auc", "roc_curve", "gauc", "group_auc"}
+        The metric.
+    table : str, tuple of str, Query, path, DataFrame, or a dbt reference
+        As in :func:`auc`; or :func:`sqlauc.ref` / :func:`sqlauc.source` for a dbt model:
+        the query then reads ``{{ ref('preds') }}`` (Jinja written by sqlauc from validated
+        names, see :mod:`sqlauc.dbt`), for dbt to compile. A dbt reference takes
+        ``dialect=`` (the warehouse's), not ``con=``.
+    con : connection, optional
+        With a connection, the relation's columns are read (no rows) and names resolve to
+        their exact spelling, as in the metric call; with ``method="auto"`` the formulation is
+        chosen from a sample as the metric call would. The result is then exactly the query
+        the metric runs. Without one, names are quoted as given and ``method="auto"`` renders
+        the dialect's default formulation (bucketed on Spark, Databricks and Hive, else
+        grouped).
+    dialect : str, default "duckdb"
+        One of ``sqlauc.dialects.names()`` (sqlglot's names: ``"postgres"``, ``"bigquery"``,
+        ``"snowflake"``, ...; another raises :class:`~sqlauc.UnknownDialectError`); with a
+        connection, the connection's dialect.
+    label, score, weight, pos_label, where, method, group, group_weight, drop_intermediate
+        As in the metric functions.
+
+    Returns
+    -------
+    str
+        One SELECT statement. The ROC query returns ``threshold`` NULL for the (0, 0) point
+        (+infinity) and the diagnostics on that row; metrics return their diagnostics
+        columns (rows read, excluded, NaN scores, bad weights) beside the value.
+
+    Examples
+    --------
+    >>> import sqlauc
+    >>> print(sqlauc.sql("auc", "events", label="clicked", score="p", dialect="bigquery"))
+    ... # doctest: +ELLIPSIS
+    WITH sqlauc_input AS (
+      SELECT
+        CAST(`clicked` = 1 AS INT64) AS label,
+    ...
+    >>> print(sqlauc.sql("auc", sqlauc.ref("preds"), dialect="duckdb"))
+    ... # doctest: +ELLIPSIS
+    WITH sqlauc_input AS (
+    ...
+      FROM {{ ref('preds') }}
+    ...
+    """
+    if not isinstance(metric, str) or metric not in metrics.names():
+        raise invalid("metric", "sql", "one of " + ", ".join(map(repr, metrics.names())),
+                      metric)  # fmt: skip
+    spec = metrics.get(metric)
+    validate("sql", {"dialect": dialect})
+    values = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+              "where": where, "method": method, "group": group, "group_weight": group_weight,
+              "drop_intermediate": drop_intermediate}  # fmt: skip
+    validate("sql", values)  # every option's type; those the metric does not take are ignored
+    options = options_for(spec, "sql", {k: v for k, v in values.items() if k in spec.parameters})
+    given = None if dialect is None else dialects.get(dialect, function="sql")
+    target = given or dialects.default()
+
+    def offline(source: Source) -> str:
+        return pipeline.plan(spec, options, source, engine=None, dialect=target).sql
+
+    if isinstance(table, DbtRelation):
+        if con is not None:
+            raise not_runnable(table)
+        source = Source("table", placeholder_table(), f"dbt {table.jinja()}")
+        return substitute(offline(source), table, target)
+    if con is not None or not isinstance(table, (str, tuple, list, Query)):
+        if con is None and not target.local_data:
+            kind = resolve(table).description
+            raise ValueError(
+                f"a {kind} is read by DuckDB; dialect={target.name!r} needs a table name"
+            )
+        with open_engine(con, given) as engine:
+            source = source_on(table, engine)
+            return pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect).sql
+    source = resolve(table, target)
+    if source.kind in ("file", "frame") and not target.local_data:
+        raise ValueError(
+            f"a {source.description} is read by DuckDB; dialect={target.name!r} needs a table name"
+        )
+    if source.kind in ("file", "frame"):
+        with open_engine(None) as engine:
+            return pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect).sql
+    return offline(source)
