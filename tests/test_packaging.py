@@ -41,6 +41,14 @@ def test_wheel_contains_every_template(wheel: Path) -> None:
     assert TEMPLATES and shipped == TEMPLATES
 
 
+def test_wheel_contains_every_module(wheel: Path) -> None:
+    """Every module of the checkout, subpackages included (sqlauc.filters, sqlauc.dialects...)."""
+    modules = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "sqlauc").rglob("*.py"))
+    shipped = sorted(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py"))
+    assert "sqlauc/filters/__init__.py" in modules
+    assert shipped == modules
+
+
 def test_wheel_ships_py_typed(wheel: Path) -> None:
     """PEP 561: type checkers use sqlauc's annotations only when the marker is installed."""
     assert "sqlauc/py.typed" in zipfile.ZipFile(wheel).namelist()
