@@ -18,16 +18,19 @@ from sqlauc.sources import Source, resolve
 Table = Any  # a table name (str or tuple of parts), a Query, a path, or a DataFrame
 
 
-def source_on(table: Table, engine: Engine) -> Source:
+def source_on(table: Table, engine: Engine, function: str) -> Source:
     """Resolve ``table`` for ``engine``; files and frames only on the embedded DuckDB."""
     source = resolve(table, engine.dialect)
     if source.kind in ("file", "frame") and not engine.local_data:
         name = engine.dialect.name
-        raise TypeError(
-            f"a {source.description} cannot be read through a {name} connection: "
-            "sqlauc never uploads data to your database. Evaluate it locally with con=None "
-            "(DuckDB), or pass a table name or sqlauc.Query('SELECT ...') that the "
-            f"{name} connection can read"
+        raise invalid(
+            "table",
+            function,
+            f"a table name or sqlauc.Query('SELECT ...') that the {name} connection can read "
+            "(sqlauc never uploads data to your database: evaluate a file or DataFrame "
+            "locally with con=None, on DuckDB)",
+            None,
+            shown=f"a {source.description}",
         )
     return source
 
@@ -55,8 +58,9 @@ def run_metric(
     validate(function, {"dialect": dialect})
     options = options_for(spec, function, given)
     record = None if dialect is None else dialects.get(dialect, function=function)
-    with open_engine(con, record) as engine:
-        source = source_on(table, engine)
+    validate(function, {"table": table})
+    with open_engine(con, record, function=function) as engine:
+        source = source_on(table, engine, function)
         plan = pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect)
         return pipeline.run(plan, engine)
 

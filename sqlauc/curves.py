@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sqlauc import checks, dialects
+from sqlauc import checks, metrics
+from sqlauc.compute import run_metric
 from sqlauc.errors import UndefinedMetricWarning
-from sqlauc.metrics.roc_curve import roc_curve
-from sqlauc.options import PosLabel
+from sqlauc.options import PosLabel, validate
 
 PR_COLUMNS = ["threshold", "precision", "recall", "tp", "fp"]
 
@@ -27,32 +27,23 @@ PR_COLUMNS = ["threshold", "precision", "recall", "tp", "fp"]
 def _full_roc(
     con: Any,
     table: Any,
-    *,
-    label: str,
-    score: str,
-    weight: str | None,
-    pos_label: PosLabel,
-    where: str | None,
+    given: dict[str, Any],
     dialect: str | None,
+    function: str,
 ) -> pd.DataFrame:
     """The full ROC curve without its ``+inf`` origin; its single-class warning silenced.
 
     A missing *negative* class leaves precision and recall defined, so the ROC warning
     (about the false positive rate) does not apply; the caller warns when recall is undefined.
+    Options are validated, and errors name, as ``function``'s.
     """
+    spec = metrics.get("roc_curve")
+    evaluated = run_metric(
+        spec, con, table, dialect, {**given, "drop_intermediate": False}, function=function
+    )
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
-        curve = roc_curve(
-            con,
-            table,
-            label=label,
-            score=score,
-            weight=weight,
-            pos_label=pos_label,
-            where=where,
-            drop_intermediate=False,
-            dialect=dialect,
-        )
+        curve: pd.DataFrame = spec.shape(evaluated).curve
     return curve.iloc[1:].reset_index(drop=True)
 
 
@@ -202,18 +193,21 @@ def precision_recall_curve(
     3       0.80   1.000000     0.5  1.0  0.0
     4        inf   1.000000     0.0  0.0  0.0
     """
-    if dialect is not None:  # refused here, in this function's name
-        dialects.get(dialect, function="precision_recall_curve")
-    roc = _full_roc(
-        con,
-        table,
-        label=label,
-        score=score,
-        weight=weight,
-        pos_label=pos_label,
-        where=where,
-        dialect=dialect,
-    )
+    given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+             "where": where}  # fmt: skip
+    return _pr_curve(con, table, given, drop_intermediate, dialect, "precision_recall_curve")
+
+
+def _pr_curve(
+    con: Any,
+    table: Any,
+    given: dict[str, Any],
+    drop_intermediate: bool,
+    dialect: str | None,
+    function: str,
+) -> pd.DataFrame:
+    validate(function, {"drop_intermediate": drop_intermediate})
+    roc = _full_roc(con, table, given, dialect, function)
     return pr_from_counts(
         roc["threshold"].to_numpy(),
         roc["tp"].to_numpy(),
@@ -261,16 +255,7 @@ def average_precision(
     >>> round(sqlauc.average_precision(None, df), 12)
     0.833333333333
     """
-    if dialect is not None:  # refused here, in this function's name
-        dialects.get(dialect, function="average_precision")
-    curve = precision_recall_curve(
-        con,
-        table,
-        label=label,
-        score=score,
-        weight=weight,
-        pos_label=pos_label,
-        where=where,
-        dialect=dialect,
-    )
+    given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+             "where": where}  # fmt: skip
+    curve = _pr_curve(con, table, given, False, dialect, "average_precision")
     return average_precision_from_curve(curve)

@@ -28,6 +28,7 @@ from sqlglot import exp
 
 from sqlauc.dialects import Dialect
 from sqlauc.errors import SqlaucError, UnsafeInputError
+from sqlauc.options import invalid
 
 #: A dbt name sqlauc writes into Jinja: an ASCII identifier.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -40,9 +41,9 @@ PLACEHOLDER = "sqlauc_dbt_relation_placeholder"
 _JINJA_DELIMITERS = ("{{", "{%", "{#")
 
 
-def _name(value: object, what: str) -> str:
+def _name(value: object, what: str, parameter: str, function: str) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"the dbt {what} must be a string, got {type(value).__name__}")
+        raise invalid(parameter, function, f"a dbt {what} (a str)", value)
     if len(value) > _MAX_LENGTH or _NAME.fullmatch(value) is None:
         raise UnsafeInputError(
             f"dbt {what} {value!r} is not a plain name: sqlauc writes dbt references from "
@@ -53,7 +54,7 @@ def _name(value: object, what: str) -> str:
 
 def _version(value: object) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise TypeError(f"the dbt model version must be an int or a string, got {value!r}")
+        raise invalid("version", "ref", "a dbt model version (an int or a str) or None", value)
     if isinstance(value, int):
         if value < 0:
             raise UnsafeInputError(f"dbt model version {value!r} is negative")
@@ -107,9 +108,9 @@ def ref(model: str, *, package: str | None = None, version: int | str | None = N
     >>> sqlauc.ref("preds", package="ml", version=2).jinja()
     "{{ ref('ml', 'preds', version=2) }}"
     """
-    names: tuple[str, ...] = (_name(model, "model name"),)
+    names: tuple[str, ...] = (_name(model, "model name", "model", "ref"),)
     if package is not None:
-        names = (_name(package, "package name"), *names)
+        names = (_name(package, "package name", "package", "ref"), *names)
     return DbtRelation("ref", names, None if version is None else _version(version))
 
 
@@ -125,7 +126,11 @@ def source(source_name: str, table_name: str) -> DbtRelation:
     "{{ source('raw', 'preds') }}"
     """
     return DbtRelation(
-        "source", (_name(source_name, "source name"), _name(table_name, "source table name"))
+        "source",
+        (
+            _name(source_name, "source name", "source_name", "source"),
+            _name(table_name, "source table name", "table_name", "source"),
+        ),
     )
 
 

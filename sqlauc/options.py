@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
+from pathlib import PurePath
 from typing import Any
 
 from sqlauc.errors import InvalidParameterError
@@ -61,6 +62,15 @@ def _pos_label(value: Any) -> bool:
     return isinstance(value, (bool, int, str))
 
 
+def _table(value: Any) -> bool:
+    from sqlauc.dbt import DbtRelation
+    from sqlauc.sources import Query, is_frame
+
+    if isinstance(value, (tuple, list)):
+        return bool(value) and all(_name(part) for part in value)
+    return _name(value) or isinstance(value, (PurePath, Query, DbtRelation)) or is_frame(value)
+
+
 _NAME = "a column name (a non-empty str)"
 #: What each parameter must be; None is allowed where the description says "or None".
 CONSTRAINTS: dict[str, Constraint] = {
@@ -76,6 +86,11 @@ CONSTRAINTS: dict[str, Constraint] = {
     "where": Constraint("a str (a filter) or None", lambda v: v is None or isinstance(v, str)),
     "method": Constraint("one of " + ", ".join(repr(m) for m in METHODS), lambda v: v in METHODS),
     "drop_intermediate": Constraint("a bool", lambda v: isinstance(v, bool)),
+    "table": Constraint(
+        "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "
+        "file, or a DataFrame (pandas, polars, pyarrow)",
+        _table,
+    ),
     "dialect": Constraint(
         "a dialect name (a str, see sqlauc.dialects.names()) or None",
         lambda v: v is None or isinstance(v, str),
@@ -83,10 +98,16 @@ CONSTRAINTS: dict[str, Constraint] = {
 }
 
 
-def invalid(parameter: str, function: str, must: str, value: Any) -> InvalidParameterError:
-    """The one error shape: ``The 'x' parameter of f() must be ...; got ... instead.``"""
+def invalid(
+    parameter: str, function: str, must: str, value: Any, *, shown: str | None = None
+) -> InvalidParameterError:
+    """The one error shape: ``The 'x' parameter of f() must be ...; got ... instead.``
+
+    ``shown`` replaces the value's repr (a connection object is shown by its type).
+    """
+    got = repr(value) if shown is None else shown
     return InvalidParameterError(
-        f"The {parameter!r} parameter of {function}() must be {must}; got {value!r} instead."
+        f"The {parameter!r} parameter of {function}() must be {must}; got {got} instead."
     )
 
 
@@ -96,6 +117,8 @@ def validate(function: str, values: Mapping[str, Any], *, required: Iterable[str
     ``required`` names the parameters that must not be None (``group`` of the group metrics).
     """
     needed = set(required)
+    for name in sorted(needed - set(values)):
+        raise invalid(name, function, CONSTRAINTS[name].description, None)
     for name, value in values.items():
         constraint = CONSTRAINTS.get(name)
         if constraint is None:

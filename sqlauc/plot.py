@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sqlauc.curves import average_precision_from_curve
+from sqlauc.options import invalid
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -102,7 +103,9 @@ def thin_mask(
     return keep
 
 
-def _named_curves(data: CurveData, label: str | None, default: str) -> list[tuple[str, Any]]:
+def _named_curves(
+    data: CurveData, label: str | None, default: str, function: str
+) -> list[tuple[str, Any]]:
     """``data`` as ``(name, frame)`` pairs: a frame, a mapping name -> frame, or a list."""
     if isinstance(data, pd.DataFrame):
         return [(label or default, data)]
@@ -110,21 +113,22 @@ def _named_curves(data: CurveData, label: str | None, default: str) -> list[tupl
         return [(str(name), frame) for name, frame in data.items()]
     if isinstance(data, Sequence) and not isinstance(data, str):
         return [(f"{label or default} {i + 1}", frame) for i, frame in enumerate(data)]
-    raise TypeError(
-        "data must be a DataFrame from sqlauc.roc_curve / precision_recall_curve, a dict of "
-        f"them keyed by model name, or a list of them; got {type(data).__name__}"
+    raise invalid(
+        "data",
+        function,
+        "a DataFrame from sqlauc.roc_curve / precision_recall_curve, a dict of them keyed by "
+        "model name, or a list of them",
+        data,
     )
 
 
-def _check_columns(frame: Any, columns: Sequence[str], what: str) -> pd.DataFrame:
+def _check_columns(frame: Any, columns: Sequence[str], what: str, function: str) -> pd.DataFrame:
+    must = f"DataFrames returned by sqlauc.{what} (columns {', '.join(columns)})"
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"expected a DataFrame from sqlauc.{what}, got {type(frame).__name__}")
+        raise invalid("data", function, must, None, shown=f"a {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(
-            f"the curve has no column {missing[0]!r}: expected the DataFrame returned by "
-            f"sqlauc.{what} (columns {', '.join(columns)})"
-        )
+        raise invalid("data", function, must, None, shown=f"a frame without {missing[0]!r}")
     return frame
 
 
@@ -239,8 +243,8 @@ def plot_roc(
     """
     require_matplotlib()
     curves = [
-        (name, _check_columns(frame, ("fpr", "tpr"), "roc_curve"))
-        for name, frame in _named_curves(data, label, "ROC")
+        (name, _check_columns(frame, ("fpr", "tpr"), "roc_curve", "plot_roc"))
+        for name, frame in _named_curves(data, label, "ROC", "plot_roc")
     ]
     ax = ax if ax is not None else _new_axes()
     for name, frame in curves:
@@ -300,8 +304,8 @@ def plot_pr(
     """
     require_matplotlib()
     curves = [
-        (name, _check_columns(frame, ("precision", "recall"), "precision_recall_curve"))
-        for name, frame in _named_curves(data, label, "PR")
+        (name, _check_columns(frame, ("precision", "recall"), "precision_recall_curve", "plot_pr"))
+        for name, frame in _named_curves(data, label, "PR", "plot_pr")
     ]
     ax = ax if ax is not None else _new_axes()
     for name, frame in curves:

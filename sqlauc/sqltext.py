@@ -8,12 +8,21 @@ from sqlauc import dialects, metrics, pipeline
 from sqlauc.compute import Table, options_for, source_on
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import open_engine
+from sqlauc.errors import InvalidParameterError
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
 from sqlauc.options import Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
 
-_DEFAULTS = Options()
+
+def _local_only(description: str, dialect: str) -> InvalidParameterError:
+    return invalid(
+        "table",
+        "sql",
+        f"a table name with dialect={dialect!r} (a file or DataFrame is read by DuckDB)",
+        None,
+        shown=f"a {description}",
+    )
 
 
 def sql(
@@ -84,11 +93,16 @@ def sql(
         raise invalid("metric", "sql", "one of " + ", ".join(map(repr, metrics.names())),
                       metric)  # fmt: skip
     spec = metrics.get(metric)
-    validate("sql", {"dialect": dialect})
+    validate("sql", {"dialect": dialect, "table": table})
     values = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate}  # fmt: skip
-    validate("sql", values)  # every option's type; those the metric does not take are ignored
+    validate("sql", values)
+    unset = Options()
+    for name, value in values.items():  # an option the metric does not take is a mistake
+        if name not in spec.parameters and value != getattr(unset, name):
+            raise invalid(name, "sql", f"left unset for metric {metric!r}, which takes "
+                          + ", ".join(spec.parameters), value)  # fmt: skip
     options = options_for(spec, "sql", {k: v for k, v in values.items() if k in spec.parameters})
     given = None if dialect is None else dialects.get(dialect, function="sql")
     target = given or dialects.default()
@@ -103,18 +117,13 @@ def sql(
         return substitute(offline(source), table, target)
     if con is not None or not isinstance(table, (str, tuple, list, Query)):
         if con is None and not target.local_data:
-            kind = resolve(table).description
-            raise ValueError(
-                f"a {kind} is read by DuckDB; dialect={target.name!r} needs a table name"
-            )
-        with open_engine(con, given) as engine:
-            source = source_on(table, engine)
+            raise _local_only(resolve(table).description, target.name)
+        with open_engine(con, given, function="sql") as engine:
+            source = source_on(table, engine, "sql")
             return pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect).sql
     source = resolve(table, target)
     if source.kind in ("file", "frame") and not target.local_data:
-        raise ValueError(
-            f"a {source.description} is read by DuckDB; dialect={target.name!r} needs a table name"
-        )
+        raise _local_only(source.description, target.name)
     if source.kind in ("file", "frame"):
         with open_engine(None) as engine:
             return pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect).sql

@@ -27,22 +27,31 @@ from contextlib import contextmanager
 from sqlauc import dialects
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
+from sqlauc.errors import InvalidParameterError
+from sqlauc.options import invalid
 
 
-def _unsupported(con: object, why: str) -> TypeError:
-    return TypeError(
-        f"unsupported connection {type(con).__module__}.{type(con).__name__}: {why}. sqlauc "
-        "runs on None (a private DuckDB), a DuckDB connection, a SparkSession, a chdb "
-        "connection or session, a SQLAlchemy Engine/Connection, or a DB-API 2.0 connection"
+def _unsupported(con: object, why: str, function: str) -> InvalidParameterError:
+    return invalid(
+        "con",
+        function,
+        "None (a private DuckDB), a DuckDB connection, a SparkSession, a chdb connection or "
+        f"session, a SQLAlchemy Engine/Connection, or a DB-API 2.0 connection ({why})",
+        None,
+        shown=f"a {type(con).__module__}.{type(con).__name__}",
     )
 
 
 @contextmanager
-def open_engine(con: object, dialect: Dialect | None = None) -> Iterator[Engine]:
+def open_engine(
+    con: object, dialect: Dialect | None = None, *, function: str = "auc"
+) -> Iterator[Engine]:
     """Yield the engine for ``con``; ``dialect`` (a resolved record) overrides the detected
-    dialect."""
+    dialect. ``function`` is the public function, named in errors."""
     if isinstance(con, types.ModuleType):
-        raise _unsupported(con, f"got the module {con.__name__}; pass a connection object")
+        raise _unsupported(
+            con, f"got the module {con.__name__}; pass a connection object", function
+        )
     module = type(con).__module__
     if con is None or module.split(".")[0] in ("duckdb", "_duckdb"):
         from sqlauc.engines.duckdb_engine import DuckDBEngine, is_duckdb_connection
@@ -65,7 +74,9 @@ def open_engine(con: object, dialect: Dialect | None = None) -> Iterator[Engine]
         if is_spark_session(con):
             yield SparkEngine(con, dialect or dialects.get("spark"))
             return
-        raise _unsupported(con, "pass the SparkSession (spark), not a DataFrame or context")
+        raise _unsupported(
+            con, "pass the SparkSession (spark), not a DataFrame or context", function
+        )
     if module.startswith("chdb."):
         from sqlauc.engines.chdb_engine import ChdbSessionEngine, is_chdb_session
 
@@ -80,12 +91,15 @@ def open_engine(con: object, dialect: Dialect | None = None) -> Iterator[Engine]
         )
 
         if not is_sqlalchemy(con):
-            raise _unsupported(con, "pass a SQLAlchemy Engine or Connection")
+            raise _unsupported(con, "pass a SQLAlchemy Engine or Connection", function)
         target = dialect or sqlalchemy_dialect(con)
         if target is None:
-            raise ValueError(
-                f"cannot tell the SQL dialect of SQLAlchemy dialect "
-                f"{con.dialect.name!r}; pass dialect= (a sqlglot dialect name)"  # type: ignore[attr-defined]
+            raise invalid(
+                "dialect",
+                function,
+                "given for this connection: sqlauc cannot tell the SQL dialect of SQLAlchemy "
+                f"dialect {con.dialect.name!r} (a name of sqlauc.dialects.names())",  # type: ignore[attr-defined]
+                None,
             )
         with sqlalchemy_engine(con, target) as engine:
             yield engine
@@ -95,13 +109,17 @@ def open_engine(con: object, dialect: Dialect | None = None) -> Iterator[Engine]
     if is_dbapi_connection(con):
         target = dialect or dialects.for_driver(driver_module(con))
         if target is None:
-            raise ValueError(
-                f"cannot tell the SQL dialect of a {module}.{type(con).__name__} connection; "
-                "pass dialect= (a sqlglot dialect name such as 'postgres', 'snowflake')"
+            raise invalid(
+                "dialect",
+                function,
+                f"given for a {module}.{type(con).__name__} connection, whose SQL dialect "
+                "sqlauc cannot tell (a name of sqlauc.dialects.names(), such as 'postgres' "
+                "or 'snowflake')",
+                None,
             )
         yield DBAPIEngine(con, target)
         return
-    raise _unsupported(con, "it has no cursor()")
+    raise _unsupported(con, "it has no cursor()", function)
 
 
 __all__ = ["Engine", "open_engine"]

@@ -17,7 +17,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, TokenError, UnsupportedError
 
 from sqlauc.dialects import Dialect
-from sqlauc.errors import UnsafeInputError
+from sqlauc.errors import InvalidParameterError, UnsafeInputError
 from sqlauc.filters.allowed import BOOLEAN_TOPS, is_allowed
 from sqlauc.filters.messages import node_text, parse_problem, refusal, unsupported_problem
 from sqlauc.identifiers import resolve_column
@@ -46,7 +46,7 @@ def check_filter(text: str, *, dialect: Dialect) -> exp.Expr:
     refuses, or a filter that does not parse; reads nothing from any database.
     """
     if not isinstance(text, str):
-        raise TypeError(f"where= must be a string, got {type(text).__name__}")
+        raise InvalidParameterError(f"The 'where' parameter must be a str; got {text!r} instead.")
     if not text.strip():
         raise UnsafeInputError("where= is empty")
     title, read = dialect.title, dialect.name

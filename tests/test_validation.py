@@ -1,0 +1,175 @@
+"""One validation: every public function refuses an invalid value before any query runs,
+with an InvalidParameterError (a SqlaucError, ValueError and TypeError) of one shape::
+
+    The 'x' parameter of f() must be ...; got ... instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import sqlauc
+
+SHAPE = re.compile(r"The '(\w+)' parameter of (\w+)\(\) must be .+; got .+ instead\.", re.S)
+FRAME = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2], "g": [1, 1]})
+
+
+class Unusable:
+    """A connection object that is none of the supported kinds."""
+
+
+def _group(function: str) -> dict[str, Any]:
+    return {"group": "g"} if function in ("gauc", "group_auc") else {}
+
+
+#: The metric-style functions: (con, table, **options).
+METRIC_FUNCTIONS = [
+    "auc",
+    "roc_curve",
+    "group_auc",
+    "gauc",
+    "precision_recall_curve",
+    "average_precision",
+]
+#: (parameter, an invalid value, the functions taking that parameter)
+INVALID = [
+    ("label", 3, METRIC_FUNCTIONS),
+    ("label", "", METRIC_FUNCTIONS),
+    ("score", None, METRIC_FUNCTIONS),
+    ("weight", 1.5, METRIC_FUNCTIONS),
+    ("pos_label", [1], METRIC_FUNCTIONS),
+    ("pos_label", None, METRIC_FUNCTIONS),
+    ("pos_label", float("nan"), METRIC_FUNCTIONS),
+    ("where", 5, METRIC_FUNCTIONS),
+    ("dialect", 5, METRIC_FUNCTIONS),
+    ("method", "fast", ["auc", "group_auc", "gauc"]),
+    ("method", None, ["auc", "group_auc", "gauc"]),
+    ("drop_intermediate", "yes", ["roc_curve", "precision_recall_curve"]),
+    ("group", None, ["group_auc", "gauc"]),
+    ("group", 7, ["group_auc", "gauc"]),
+    ("group_weight", 2, ["group_auc", "gauc"]),
+]
+CASES = [(f, p, v) for p, v, functions in INVALID for f in functions]
+
+
+def _assert_shape(error: BaseException, parameter: str, function: str) -> None:
+    assert isinstance(error, sqlauc.InvalidParameterError)
+    assert isinstance(error, sqlauc.SqlaucError) and isinstance(error, TypeError)
+    match = SHAPE.fullmatch(str(error))
+    assert match, str(error)
+    assert match.groups() == (parameter, function), str(error)
+
+
+@pytest.mark.parametrize(("function", "parameter", "value"), CASES)
+def test_metric_functions_refuse_invalid_options(function, parameter, value):
+    options = {**_group(function), parameter: value}
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        getattr(sqlauc, function)(None, FRAME, **options)
+    _assert_shape(info.value, parameter, function)
+
+
+@pytest.mark.parametrize("function", METRIC_FUNCTIONS)
+@pytest.mark.parametrize("table", [3, None, (), ("schema", 4), object()])
+def test_metric_functions_refuse_invalid_tables(function, table):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        getattr(sqlauc, function)(None, table, **_group(function))
+    _assert_shape(info.value, "table", function)
+
+
+@pytest.mark.parametrize("function", METRIC_FUNCTIONS)
+def test_metric_functions_refuse_unusable_connections(function):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        getattr(sqlauc, function)(Unusable(), "t", **_group(function))
+    _assert_shape(info.value, "con", function)
+
+
+def test_frames_need_the_embedded_engine():
+    import sqlite3
+
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.auc(sqlite3.connect(":memory:"), FRAME)
+    _assert_shape(info.value, "table", "auc")
+
+
+@pytest.mark.parametrize(
+    ("options", "parameter"),
+    [
+        ({"metric": "nope"}, "metric"),
+        ({"metric": "auc", "method": "fast"}, "method"),
+        ({"metric": "auc", "label": 3}, "label"),
+        ({"metric": "roc_curve", "drop_intermediate": 1}, "drop_intermediate"),
+        ({"metric": "gauc"}, "group"),
+        ({"metric": "auc", "table": 3}, "table"),
+        ({"metric": "auc", "dialect": 3}, "dialect"),
+        ({"metric": "auc", "table": FRAME, "dialect": "bigquery"}, "table"),
+    ],
+)
+def test_sql_refuses_invalid_options(options, parameter):
+    options = {"table": "t", **options}
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.sql(options.pop("metric"), options.pop("table"), **options)
+    _assert_shape(info.value, parameter, "sql")
+
+
+@pytest.mark.parametrize(
+    ("options", "parameter"),
+    [
+        ({"metric": "nope"}, "metric"),
+        ({"metric": "auc", "method": "fast"}, "method"),
+        ({"metric": "auc", "drop_intermediate": False}, "drop_intermediate"),
+        ({"metric": "group_auc"}, "group"),
+        ({"metric": "auc", "label": 3}, "label"),
+    ],
+)
+def test_compute_refuses_invalid_options(options, parameter):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compute(options.pop("metric"), None, FRAME, **options)
+    _assert_shape(info.value, parameter, "compute")
+
+
+def test_rank_with_weights_is_refused_before_any_query():
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.auc(None, "no_such_table", weight="w", method="rank")
+    _assert_shape(info.value, "method", "auc")
+    assert "'grouped'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "function"),
+    [
+        (lambda: sqlauc.ref(3), "model", "ref"),
+        (lambda: sqlauc.ref("m", package=4), "package", "ref"),
+        (lambda: sqlauc.ref("m", version=1.5), "version", "ref"),
+        (lambda: sqlauc.source(1, "t"), "source_name", "source"),
+        (lambda: sqlauc.source("s", None), "table_name", "source"),
+        (lambda: sqlauc.plot_roc(3), "data", "plot_roc"),
+        (lambda: sqlauc.plot_roc(pd.DataFrame({"x": [1]})), "data", "plot_roc"),
+        (lambda: sqlauc.plot_pr([3]), "data", "plot_pr"),
+    ],
+)
+def test_other_public_functions(call, parameter, function):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        call()
+    _assert_shape(info.value, parameter, function)
+
+
+def test_every_public_function_is_covered():
+    covered = {
+        *METRIC_FUNCTIONS,
+        "sql",
+        "compute",
+        "ref",
+        "source",
+        "plot_roc",
+        "plot_pr",
+    }
+    public = {
+        name
+        for name in sqlauc.__all__
+        if callable(getattr(sqlauc, name)) and not isinstance(getattr(sqlauc, name), type)
+    }
+    assert public == covered
