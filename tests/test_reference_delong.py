@@ -70,11 +70,11 @@ def test_placements_hand_computed():
     assert v10.tolist() == [(1 + 0.5) / 3, 3 / 3]
     assert v01.tolist() == [2 / 2, (0.5 + 1) / 2, 1 / 2]
     auc, var, se = delong_variance([0, 0, 1, 1, 0], [0.1, 0.4, 0.4, 0.8, 0.6])
-    assert auc == pytest.approx(0.75, abs=1e-15)
+    assert auc == pytest.approx(0.75, abs=1e-15, rel=0)
     s10 = ((0.5 - 0.75) ** 2 + (1 - 0.75) ** 2) / 1
     s01 = ((1 - 0.75) ** 2 + (0.75 - 0.75) ** 2 + (0.5 - 0.75) ** 2) / 2
-    assert var == pytest.approx(s10 / 2 + s01 / 3, abs=1e-15)
-    assert se == pytest.approx(math.sqrt(var), abs=1e-15)
+    assert var == pytest.approx(s10 / 2 + s01 / 3, abs=1e-15, rel=0)
+    assert se == pytest.approx(math.sqrt(var), abs=1e-15, rel=0)
 
 
 def test_weights_are_repeated_rows():
@@ -96,9 +96,9 @@ def test_placements_average_to_auc(seed, kind, weights):
     data = make_data(seed, 200, kind=kind, weights=weights)
     v10, v01 = delong_placements(data.y, data.s, data.w)
     expected = roc_auc_score(data.y, data.s, sample_weight=data.w)
-    assert math.fsum(v10) / len(v10) == pytest.approx(expected, abs=1e-12)
-    assert math.fsum(v01) / len(v01) == pytest.approx(expected, abs=1e-12)
-    assert brute_auc(data.y, data.s, data.w) == pytest.approx(expected, abs=1e-12)
+    assert math.fsum(v10) / len(v10) == pytest.approx(expected, abs=1e-12, rel=0)
+    assert math.fsum(v01) / len(v01) == pytest.approx(expected, abs=1e-12, rel=0)
+    assert brute_auc(data.y, data.s, data.w) == pytest.approx(expected, abs=1e-12, rel=0)
     w = np.ones(len(data.y)) if data.w is None else data.w
     assert len(v10) == w[data.y].sum() and len(v01) == w[~data.y].sum()
 
@@ -114,12 +114,12 @@ def test_placements_match_midrank_algorithm(seed, kind):
     _, var, _ = delong_variance(data.y, data.s)
     # the same variance from numpy's sample variances of the midrank placements
     other = np.var(m10, ddof=1) / len(m10) + np.var(m01, ddof=1) / len(m01)
-    assert var == pytest.approx(other, rel=1e-12)
+    assert var == pytest.approx(other, rel=1e-12, abs=0)
 
 
 def test_degenerate_variance_is_nan():
     auc, var, se = delong_variance([1, 0, 0, 0], [0.9, 0.1, 0.5, 0.95])
-    assert auc == pytest.approx(2 / 3) and math.isnan(var) and math.isnan(se)
+    assert auc == pytest.approx(2 / 3, abs=1e-15, rel=0) and math.isnan(var) and math.isnan(se)
     assert all(math.isnan(v) for v in delong_ci([1, 0, 0, 0], [0.9, 0.1, 0.5, 0.95]))
     assert math.isnan(delong_paired([1, 0, 0], [0.9, 0.1, 0.5], [0.1, 0.2, 0.3])[4])
 
@@ -129,7 +129,7 @@ def test_ci_is_clipped_and_widens_with_level():
     auc, _, se = delong_variance(y, s1)
     low, high = delong_ci(y, s1, level=0.95)
     z = NormalDist().inv_cdf(0.975)
-    assert (low, high) == pytest.approx((auc - z * se, auc + z * se), abs=1e-15)
+    assert (low, high) == pytest.approx((auc - z * se, auc + z * se), abs=1e-15, rel=0)
     low90, high90 = delong_ci(y, s1, level=0.90)
     assert low < low90 < auc < high90 < high
     # a perfect-ish score: the upper bound is clipped to 1
@@ -147,9 +147,9 @@ def test_paired_against_constant_is_the_single_variance(seed, weights):
     y, s1, _, w = paired_data(seed, 120, weights=weights)
     auc1, auc2, _, var_diff, z, p = delong_paired(y, s1, np.zeros(len(y)), w)
     auc, var, se = delong_variance(y, s1, w)
-    assert auc2 == 0.5 and auc1 == pytest.approx(auc, abs=1e-15)
-    assert var_diff == pytest.approx(var, rel=1e-12)
-    assert z == pytest.approx((auc - 0.5) / se, rel=1e-12)
+    assert auc2 == 0.5 and auc1 == pytest.approx(auc, abs=1e-15, rel=0)
+    assert var_diff == pytest.approx(var, rel=1e-12, abs=0)
+    assert z == pytest.approx((auc - 0.5) / se, rel=1e-12, abs=0)
     assert p == pytest.approx(2 * norm.sf(abs(z)), rel=1e-12, abs=1e-300)
 
 
@@ -158,11 +158,13 @@ def test_paired_reversed_and_swapped(seed):
     y, s1, s2, _ = paired_data(seed, 150)
     _, _, _, var, _, _ = delong_paired(y, s1, np.zeros(len(y)))
     auc1, auc2, _, var_diff, _, _ = delong_paired(y, s1, -s1)
-    assert auc2 == pytest.approx(1 - auc1, abs=1e-12)
-    assert var_diff == pytest.approx(4 * var, rel=1e-12)
+    assert auc2 == pytest.approx(1 - auc1, abs=1e-12, rel=0)
+    assert var_diff == pytest.approx(4 * var, rel=1e-12, abs=0)
     a = delong_paired(y, s1, s2)
     b = delong_paired(y, s2, s1)
-    assert b[4] == pytest.approx(-a[4], rel=1e-12) and b[5] == pytest.approx(a[5], rel=1e-12)
+    assert b[4] == pytest.approx(-a[4], rel=1e-12, abs=0) and b[5] == pytest.approx(
+        a[5], rel=1e-12, abs=0
+    )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -175,7 +177,7 @@ def test_paired_variance_from_covariance_matrix(seed):
     c01 = np.cov(a01, b01, ddof=1) / len(a01)
     cov = c10 + c01
     expected = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
-    assert delong_paired(y, s1, s2)[3] == pytest.approx(expected, rel=1e-11)
+    assert delong_paired(y, s1, s2)[3] == pytest.approx(expected, rel=1e-11, abs=0)
 
 
 def test_identical_models_have_no_z():
@@ -201,7 +203,7 @@ def test_two_sided_p(z):
 def test_partial_auc_matches_sklearn(seed, kind, weights, max_fpr):
     data = make_data(seed, 200, kind=kind, weights=weights)
     expected = roc_auc_score(data.y, data.s, sample_weight=data.w, max_fpr=max_fpr)
-    assert partial_auc(data.y, data.s, max_fpr, data.w) == pytest.approx(expected, abs=1e-13)
+    assert partial_auc(data.y, data.s, max_fpr, data.w) == pytest.approx(expected, abs=1e-13, rel=0)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -215,13 +217,15 @@ def test_partial_auc_on_curve_points(seed, kind, weights):
     for max_fpr in fprs:
         expected = roc_auc_score(data.y, data.s, sample_weight=data.w, max_fpr=max_fpr)
         got = partial_auc(data.y, data.s, max_fpr, data.w)
-        assert got == pytest.approx(expected, abs=1e-13), max_fpr
+        assert got == pytest.approx(expected, abs=1e-13, rel=0), max_fpr
 
 
 def test_partial_auc_hand_computed():
     # curve (0,0) (0,.5) (.5,.5) (.5,1) (1,1): area up to 0.25 is 0.125; min 1/32, max 1/4
     y, s = [1, 0, 1, 0], [0.9, 0.7, 0.5, 0.1]
-    assert partial_auc(y, s, 0.25) == pytest.approx(0.5 * (1 + (0.125 - 1 / 32) / (7 / 32)))
+    assert partial_auc(y, s, 0.25) == pytest.approx(
+        0.5 * (1 + (0.125 - 1 / 32) / (7 / 32)), abs=1e-15, rel=0
+    )
     assert partial_auc(y, s, 1.0) == 0.75
     with pytest.raises(ValueError):
         partial_auc(y, s, 0.0)
@@ -241,22 +245,22 @@ def test_binned_bounds_contain_exact(seed, kind, weights, n_edges):
     lower, mid, upper = binned_auc_bounds(data.y, data.s, edges, data.w)
     exact = brute_auc(data.y, data.s, data.w)
     assert lower - 1e-15 <= exact <= upper + 1e-15
-    assert mid == pytest.approx((lower + upper) / 2, abs=1e-15)
+    assert mid == pytest.approx((lower + upper) / 2, abs=1e-15, rel=0)
     bins = np.searchsorted(edges, data.s, side="right")  # numpy's own binning
-    assert mid == pytest.approx(brute_auc(data.y, bins, data.w), abs=1e-12)
+    assert mid == pytest.approx(brute_auc(data.y, bins, data.w), abs=1e-12, rel=0)
     # same-bin pair share = 1 - share of pairs in different bins
     yb = data.y
     w = np.ones(len(yb)) if data.w is None else data.w
     p_tot, n_tot = w[yb].sum(), w[~yb].sum()
     same = sum(w[yb][bins[yb] == b].sum() * w[~yb][bins[~yb] == b].sum() for b in set(bins))
-    assert upper - lower == pytest.approx(same / (p_tot * n_tot), abs=1e-12)
+    assert upper - lower == pytest.approx(same / (p_tot * n_tot), abs=1e-12, rel=0)
 
 
 def test_binned_bounds_with_a_bin_per_score_are_exact_without_ties():
     data = make_data(1, 120, kind="continuous")
     lower, mid, upper = binned_auc_bounds(data.y, data.s, np.unique(data.s))
     exact = brute_auc(data.y, data.s)
-    assert lower == upper == pytest.approx(exact, abs=1e-15) and mid == lower
+    assert lower == upper == pytest.approx(exact, abs=1e-15, rel=0) and mid == lower
 
 
 # --- log loss, NE, calibration -----------------------------------------------------------------
@@ -277,14 +281,14 @@ def probabilities(seed, n, weights=None):
 def test_log_loss_matches_sklearn(seed, weights):
     y, p, w = probabilities(seed, 300, weights)
     expected = log_loss(y, p, sample_weight=w, labels=[False, True])
-    assert log_loss_ref(y, p, w) == pytest.approx(expected, rel=1e-13)
+    assert log_loss_ref(y, p, w) == pytest.approx(expected, rel=1e-13, abs=0)
 
 
 def test_log_loss_explicit_eps_and_range():
     y, p, _ = probabilities(1, 100)
     q = np.clip(p, 1e-12, 1 - 1e-12)
     expected = -np.mean(np.where(y, np.log(q), np.log(1 - q)))
-    assert log_loss_ref(y, p, eps=1e-12) == pytest.approx(expected, rel=1e-13)
+    assert log_loss_ref(y, p, eps=1e-12) == pytest.approx(expected, rel=1e-13, abs=0)
     with pytest.raises(ValueError):
         log_loss_ref([1, 0], [0.5, 1.5])
 
@@ -297,13 +301,15 @@ def test_normalized_entropy(seed, weights):
     rate = ww[y].sum() / ww.sum()
     base = log_loss(y, np.full(len(y), rate), sample_weight=w, labels=[False, True])
     expected = log_loss(y, p, sample_weight=w, labels=[False, True]) / base
-    assert normalized_entropy_ref(y, p, w) == pytest.approx(expected, rel=1e-12)
+    assert normalized_entropy_ref(y, p, w) == pytest.approx(expected, rel=1e-12, abs=0)
     assert math.isnan(normalized_entropy_ref([1, 1], [0.2, 0.3]))
 
 
 def test_calibration():
     y, p, w = probabilities(2, 200, "float")
-    assert calibration_ref(y, p, w) == pytest.approx(np.sum(w * p) / np.sum(w * y), rel=1e-13)
+    assert calibration_ref(y, p, w) == pytest.approx(
+        np.sum(w * p) / np.sum(w * y), rel=1e-13, abs=0
+    )
     assert calibration_ref([1, 0, 1], [0.5, 0.5, 1.0]) == 1.0
     assert math.isnan(calibration_ref([0, 0], [0.2, 0.3]))
 
@@ -331,7 +337,7 @@ def test_against_pinned_proc(case):
         (s2, "auc2", "var2", "ci2"),
     ):
         auc, var, _ = delong_variance(y, score, w)
-        assert auc == pytest.approx(case[auc_key], rel=1e-12)
+        assert auc == pytest.approx(case[auc_key], rel=1e-12, abs=0)
         assert close(var, case[var_key], 1e-12), (var, case[var_key])
         low, high = delong_ci(y, score, w, level=0.95)
         assert close(low, case[ci_key][0], 1e-12) and close(high, case[ci_key][2], 1e-12)
