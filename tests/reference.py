@@ -185,3 +185,232 @@ def gauc_reference(
         "excluded": excluded,
         "groups": groups.drop(columns="n_pos_rows"),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# DeLong intervals, the paired test, partial AUC, binned bounds, log loss and calibration.
+#
+# These are written from the definitions with loops over rows or pairs (O(P * N)); none of
+# them uses the per-distinct-score structure the SQL uses, so they check it independently.
+# ``labels`` is a positive mask (truthy = positive) as in :func:`brute_auc`.
+# ---------------------------------------------------------------------------------------------
+
+
+def _frequency_rows(labels, scores, weights):
+    """The rows with frequency weights expanded: a weight-k row becomes k identical rows.
+
+    Weights must be non-negative integers (a float such as 2.0 is fine); zero-weight rows
+    disappear. Returns ``(positive scores, negative scores)`` as float arrays, in row order.
+    """
+    y, s, w = _arrays(labels, scores, weights)
+    if np.any(w < 0) or np.any(w != np.floor(w)):
+        raise ValueError("frequency weights must be non-negative integers")
+    counts = w.astype(np.int64)
+    expanded_y = np.repeat(y, counts)
+    expanded_s = np.repeat(s, counts)
+    return expanded_s[expanded_y], expanded_s[~expanded_y]
+
+
+def delong_placements(labels, scores, weights=None) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's placements by brute force: ``(V10 per positive, V01 per negative)``.
+
+    ``V10_i = (1/N) * sum_j ([s_i > s_j] + 1/2 [s_i == s_j])`` over the negatives ``j``, and
+    ``V01_j = (1/P) * sum_i ([s_i > s_j] + 1/2 [s_i == s_j])`` over the positives ``i``
+    (DeLong, DeLong & Clarke-Pearson 1988). Frequency weights are repeated rows, so the
+    arrays have one entry per expanded row. Both arrays average to the AUC. Raises
+    ValueError when a class is empty.
+    """
+    pos, neg = _frequency_rows(labels, scores, weights)
+    if len(pos) == 0 or len(neg) == 0:
+        raise ValueError("DeLong placements need at least one positive and one negative")
+    v10 = np.empty(len(pos))
+    for i, si in enumerate(pos):
+        v10[i] = math.fsum(np.where(si > neg, 1.0, np.where(si == neg, 0.5, 0.0))) / len(neg)
+    v01 = np.empty(len(neg))
+    for j, sj in enumerate(neg):
+        v01[j] = math.fsum(np.where(pos > sj, 1.0, np.where(pos == sj, 0.5, 0.0))) / len(pos)
+    return v10, v01
+
+
+def delong_variance(labels, scores, weights=None) -> tuple[float, float, float]:
+    """DeLong's AUC variance: ``(auc, var, se)``.
+
+    ``auc = mean(V10)``, ``S10 = sum (V10_i - auc)^2 / (P - 1)``,
+    ``S01 = sum (V01_j - auc)^2 / (N - 1)``, ``var = S10 / P + S01 / N``, ``se = sqrt(var)``
+    (pROC's ``var(roc)`` with ``method="delong"``). ``var`` and ``se`` are NaN when
+    ``P = 1`` or ``N = 1``. Frequency weights are repeated rows.
+    """
+    v10, v01 = delong_placements(labels, scores, weights)
+    p, n = len(v10), len(v01)
+    theta = math.fsum(v10) / p
+    if p < 2 or n < 2:
+        return theta, math.nan, math.nan
+    s10 = math.fsum((v - theta) ** 2 for v in v10) / (p - 1)
+    s01 = math.fsum((v - theta) ** 2 for v in v01) / (n - 1)
+    var = s10 / p + s01 / n
+    return theta, var, math.sqrt(var)
+
+
+def delong_ci(labels, scores, weights=None, level=0.95) -> tuple[float, float]:
+    """DeLong's interval ``auc -/+ z * se`` with ``z = Phi^-1((1 + level) / 2)``.
+
+    Each bound is clipped to [0, 1] (pROC's ``ci.auc(method="delong")`` rule). NaN bounds
+    when the variance is undefined (``P = 1`` or ``N = 1``).
+    """
+    from statistics import NormalDist
+
+    theta, var, se = delong_variance(labels, scores, weights)
+    if math.isnan(var):
+        return math.nan, math.nan
+    z = NormalDist().inv_cdf(1 - (1 - level) / 2)
+    low, high = theta - z * se, theta + z * se
+    return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
+
+
+def normal_two_sided_p(z: float) -> float:
+    """``2 * (1 - Phi(|z|)) = erfc(|z| / sqrt 2)``, by ``math.erfc`` (no cancellation)."""
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def delong_paired(
+    labels, scores1, scores2, weights=None
+) -> tuple[float, float, float, float, float, float]:
+    """DeLong's paired test of two scores on the same rows.
+
+    Returns ``(auc1, auc2, diff, var_diff, z, p)``: with ``d = placement - that model's AUC``
+    per (expanded) row, ``var_diff = sum_pos (d1 - d2)^2 / ((P - 1) P)
+    + sum_neg (d1 - d2)^2 / ((N - 1) N)`` (= ``L S L'`` of pROC's ``roc.test``),
+    ``z = diff / sqrt(var_diff)`` and ``p = 2 (1 - Phi(|z|))`` via ``math.erfc``. ``z`` and
+    ``p`` are NaN when ``var_diff`` is 0 (e.g. identical models; pROC reports z = 0 there)
+    or undefined (``P = 1`` or ``N = 1``).
+    """
+    v10a, v01a = delong_placements(labels, scores1, weights)
+    v10b, v01b = delong_placements(labels, scores2, weights)
+    p, n = len(v10a), len(v01a)
+    auc1 = math.fsum(v10a) / p
+    auc2 = math.fsum(v10b) / p
+    diff = auc1 - auc2
+    if p < 2 or n < 2:
+        return auc1, auc2, diff, math.nan, math.nan, math.nan
+    dpos = [(a - auc1) - (b - auc2) for a, b in zip(v10a, v10b, strict=True)]
+    dneg = [(a - auc1) - (b - auc2) for a, b in zip(v01a, v01b, strict=True)]
+    var_diff = math.fsum(d * d for d in dpos) / ((p - 1) * p) + math.fsum(d * d for d in dneg) / (
+        (n - 1) * n
+    )
+    if var_diff == 0:
+        return auc1, auc2, diff, var_diff, math.nan, math.nan
+    z = diff / math.sqrt(var_diff)
+    return auc1, auc2, diff, var_diff, z, normal_two_sided_p(z)
+
+
+def partial_auc(labels, scores, max_fpr, weights=None) -> float:
+    """Standardised partial AUC over FPR in [0, max_fpr] (McClish 1989).
+
+    The ROC polyline (one point per distinct score, :func:`brute_roc`) is integrated from
+    FPR 0 to ``max_fpr``, the segment crossing ``max_fpr`` cut at its linear interpolation;
+    then ``0.5 * (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2))``. ``max_fpr = 1``
+    returns the full AUC (the standardisation is the identity there). This is what
+    scikit-learn's ``roc_auc_score(max_fpr=...)`` defines. Works with any non-negative weights.
+    """
+    if not 0 < max_fpr <= 1:
+        raise ValueError("max_fpr must be in (0, 1]")
+    curve = brute_roc(labels, scores, weights)
+    xs = curve["fpr"].to_numpy()
+    ys = curve["tpr"].to_numpy()
+    if np.isnan(xs).any() or np.isnan(ys).any():
+        return math.nan
+    pieces = []
+    for k in range(1, len(xs)):
+        x0, x1, y0, y1 = xs[k - 1], xs[k], ys[k - 1], ys[k]
+        if x0 >= max_fpr:
+            break
+        if x1 <= max_fpr:
+            pieces.append((x1 - x0) * (y0 + y1) / 2.0)
+        else:  # the segment crosses max_fpr: cut it at its linear interpolation
+            y_cut = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
+            pieces.append((max_fpr - x0) * (y0 + y_cut) / 2.0)
+    area = math.fsum(pieces)
+    if max_fpr == 1:
+        return area
+    min_area = 0.5 * max_fpr**2
+    return 0.5 * (1 + (area - min_area) / (max_fpr - min_area))
+
+
+def binned_auc_bounds(labels, scores, edges, weights=None) -> tuple[float, float, float]:
+    """AUC after bucketing the scores: ``(lower, mid, upper)``, pair by pair.
+
+    A score's bin is the number of ``edges`` (sorted ascending) at or below it, so bin ``b``
+    holds ``edges[b-1] <= s < edges[b]``. A (positive, negative) pair in different bins counts
+    1 when the positive's bin is higher and 0 when lower (the bucketing is monotone, so this is
+    the exact pair order); a pair inside one bin counts 0 for ``lower``, 1/2 for ``mid`` and 1
+    for ``upper``. Hence ``lower <= exact AUC <= upper`` and ``mid`` is the AUC of the binned
+    scores with ties 1/2. Any non-negative weights. NaN when a class has no weight.
+    """
+    y, s, w = _arrays(labels, scores, weights)
+    keep = w != 0
+    y, s, w = y[keep], s[keep], w[keep]
+    cuts = np.sort(np.asarray(edges, dtype=float))
+    bins = np.array([sum(1 for e in cuts if e <= v) for v in s])
+    pb, pw = bins[y], w[y]
+    nb, nw = bins[~y], w[~y]
+    total = math.fsum(pw) * math.fsum(nw)
+    if total == 0:
+        return math.nan, math.nan, math.nan
+    above, inside = [], []
+    for bi, wi in zip(pb, pw, strict=True):
+        above.append(wi * math.fsum(nw[bi > nb]))
+        inside.append(wi * math.fsum(nw[bi == nb]))
+    lower = math.fsum(above)
+    same = math.fsum(inside)
+    return lower / total, (lower + 0.5 * same) / total, (lower + same) / total
+
+
+#: scikit-learn's clipping for float64 probabilities: the machine epsilon
+FLOAT64_EPS = 2.0**-52
+
+
+def log_loss_ref(labels, p, weights=None, eps=FLOAT64_EPS) -> float:
+    """Weighted log loss ``-sum w (y log q + (1 - y) log(1 - q)) / sum w``, natural log.
+
+    ``q = min(max(p, eps), 1 - eps)`` (scikit-learn clips at the float64 epsilon 2^-52;
+    TorchRec clamps at 1e-12). Probabilities outside [0, 1] raise ValueError. NaN when the
+    weights sum to 0.
+    """
+    y, s, w = _arrays(labels, p, weights)
+    if np.any(s < 0) or np.any(s > 1):
+        raise ValueError("probabilities must lie in [0, 1]")
+    total = math.fsum(w)
+    if total == 0:
+        return math.nan
+    terms = []
+    for yi, si, wi in zip(y, s, w, strict=True):
+        q = min(max(float(si), eps), 1.0 - eps)
+        terms.append(wi * (math.log(q) if yi else math.log(1.0 - q)))
+    return -math.fsum(terms) / total
+
+
+def normalized_entropy_ref(labels, p, weights=None, eps=FLOAT64_EPS) -> float:
+    """Normalized entropy (He et al. 2014): log loss / entropy of the base rate.
+
+    ``r = sum w y / sum w``, ``H = -(r log r + (1 - r) log(1 - r))``; NaN when ``r`` is 0 or
+    1 (one class: the entropy is 0) or the weights sum to 0.
+    """
+    y, _, w = _arrays(labels, p, weights)
+    total = math.fsum(w)
+    if total == 0:
+        return math.nan
+    rate = math.fsum(w[y]) / total
+    if rate <= 0 or rate >= 1:
+        return math.nan
+    entropy = -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate))
+    return log_loss_ref(labels, p, weights, eps) / entropy
+
+
+def calibration_ref(labels, p, weights=None) -> float:
+    """Calibration ``sum w p / sum w y`` (predicted over observed positives); NaN when no
+    positive weight."""
+    y, s, w = _arrays(labels, p, weights)
+    observed = math.fsum(w[y])
+    if observed == 0:
+        return math.nan
+    return math.fsum(w * s) / observed
