@@ -38,6 +38,7 @@ class Options:
     group: str | None = None
     group_weight: str = "impressions"
     drop_intermediate: bool = True
+    max_fpr: float | None = None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -60,6 +61,13 @@ def _pos_label(value: Any) -> bool:
     if isinstance(value, float):
         return not math.isnan(value)
     return isinstance(value, (bool, int, str))
+
+
+def _fraction(value: Any, *, closed: bool) -> bool:
+    """A real number in (0, 1] (``closed``) or (0, 1), not a bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return bool(0 < value <= 1) if closed else bool(0 < value < 1)
 
 
 def _table(value: Any) -> bool:
@@ -86,6 +94,9 @@ CONSTRAINTS: dict[str, Constraint] = {
     "where": Constraint("a str (a filter) or None", lambda v: v is None or isinstance(v, str)),
     "method": Constraint("one of " + ", ".join(repr(m) for m in METHODS), lambda v: v in METHODS),
     "drop_intermediate": Constraint("a bool", lambda v: isinstance(v, bool)),
+    "max_fpr": Constraint(
+        "a float in (0, 1] or None", lambda v: v is None or _fraction(v, closed=True)
+    ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "
         "file, or a DataFrame (pandas, polars, pyarrow)",

@@ -189,6 +189,10 @@ def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
     function, method = spec.name, options.method
     if method not in spec.methods():
         raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+    variant = spec.variant(options)
+    if variant is not None and method not in ("auto", "grouped"):
+        raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
+                      method)  # fmt: skip
     if method == "auto":
         return
     formulation = spec.formulations[spec.resolve_method(method)]
@@ -265,8 +269,10 @@ def plan(
     refuse(spec, options, dialect)
     bound = bind(options, source, engine, dialect)
     sample = None
+    variant = spec.variant(options)
     wants_sample = (
-        options.method == "auto"
+        variant is None
+        and options.method == "auto"
         and spec.sampled
         and bound.roles.weight is None
         and not (spec.dialect_default and dialect.default_method is not None)
@@ -278,9 +284,9 @@ def plan(
             {*keys, "label", "label_value"}, dialect,
         )  # fmt: skip
         sample = sampling.sample(engine, source, sample_input, keys)
-    method = choose(spec, options.method, dialect, sample)
+    method = variant[0] if variant else choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
-    if spec.formulations[method].uses_negative:
+    if {**spec.formulations, **spec.variants}[method].uses_negative:
         if bound.label_kind == "bool":
             negative = exp.Boolean(this=not bool(bound.positive.this))
         elif sample is not None:

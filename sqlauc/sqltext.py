@@ -40,6 +40,7 @@ def sql(
     group: str | None = None,
     group_weight: str = "impressions",
     drop_intermediate: bool = True,
+    max_fpr: float | None = None,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -65,6 +66,8 @@ def sql(
         connection, the connection's dialect.
     label, score, weight, pos_label, where, method, group, group_weight, drop_intermediate
         As in the metric functions.
+    max_fpr : float in (0, 1], optional
+        For ``"auc"``: the standardised partial AUC query (``sql/auc_partial.sql``).
 
     Returns
     -------
@@ -96,7 +99,7 @@ def sql(
     validate("sql", {"dialect": dialect, "table": table})
     values = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
-              "drop_intermediate": drop_intermediate}  # fmt: skip
+              "drop_intermediate": drop_intermediate, "max_fpr": max_fpr}  # fmt: skip
     validate("sql", values)
     unset = Options()
     for name, value in values.items():  # an option the metric does not take is a mistake

@@ -60,6 +60,12 @@ class MetricSpec:
         The columns the command line prints for one model.
     examples : mapping
         Named option sets: the golden SQL cases and the documented examples.
+    variants : mapping
+        Formulations that no ``method=`` names: an option given (not None) runs one of them
+        (``option_variants``), e.g. the AUC's ``max_fpr=`` runs ``"partial"``.
+    option_variants : mapping
+        Option name -> the variant it runs when it is not None; with it, ``method`` must be
+        ``"auto"`` or ``"grouped"``.
     """
 
     name: str
@@ -79,6 +85,8 @@ class MetricSpec:
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    variants: Mapping[str, Formulation] = field(default_factory=dict)
+    option_variants: Mapping[str, str] = field(default_factory=dict)
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""
@@ -88,12 +96,20 @@ class MetricSpec:
         """The formulation a (non-auto) method runs."""
         return self.method_aliases.get(method, method)
 
+    def variant(self, options: Options) -> tuple[str, str] | None:
+        """The variant the options run, with the option that asks for it (or None)."""
+        for option, name in self.option_variants.items():
+            if getattr(options, option) is not None:
+                return name, option
+        return None
+
     def composition(self, method: str) -> Composition:
-        """What the composer builds for ``method`` (a key of ``formulations``)."""
+        """What the composer builds for ``method`` (a key of ``formulations`` or
+        ``variants``)."""
         from sqlauc import metrics
 
         return Composition(
-            formulation=self.formulations[method],
+            formulation={**self.formulations, **self.variants}[method],
             overlays=self.overlays,
             grouped=self.grouped,
             final_when=self.final_when,
