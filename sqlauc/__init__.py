@@ -19,6 +19,7 @@ from sqlauc.errors import (
     UnsafeInputError,
 )
 from sqlauc.metrics.auc import auc
+from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.roc_curve import roc_curve
@@ -49,6 +50,7 @@ __all__ = [
     "auc",
     "average_precision",
     "compute",
+    "evaluate",
     "gauc",
     "group_auc",
     "plot_pr",

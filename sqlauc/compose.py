@@ -32,7 +32,9 @@ from sqlauc import templates
 
 INPUT_RELATION = "sqlauc_input"
 #: The columns of ``sqlauc_input`` (see :mod:`sqlauc.inputs`).
-INPUT_COLUMNS = frozenset({"label", "label_value", "score", "weight", "grp", "gw"})
+INPUT_COLUMNS = frozenset({"label", "label_value", "score", "weight", "grp", "gw", "model"})
+#: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
+SLICE_PREFIX = "by_"
 #: The key the grouped variant adds to every stage.
 GROUP_KEY = "grp"
 
@@ -83,6 +85,13 @@ class Composition:
     final_when: str | None = None
     #: Relations the core reads that are other compositions (gauc reads group_auc).
     relations: tuple[tuple[str, Composition], ...] = ()
+    #: The keys added to every stage (``grouped`` adds ``grp``; evaluate adds its slice
+    #: columns and ``model``), outermost first.
+    keys: tuple[str, ...] = ()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """The keys added to every stage, outermost first."""
+        return self.keys or ((GROUP_KEY,) if self.grouped else ())
 
 
 def _literal(value: Param) -> exp.Expr:
@@ -267,10 +276,10 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             keyed.append(sub_main)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     ctes.extend(own)
-    if composition.grouped:
+    for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
-                add_key(inner)
+                add_key(inner, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
     for overlay in composition.overlays:
         per_key, totals, final = _parse_overlay(overlay)
@@ -309,7 +318,9 @@ def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select
 
 def input_columns(tree: exp.Select) -> set[str]:
     """The ``sqlauc_input`` columns a composed query reads (only those are built)."""
-    return {c.name for c in tree.find_all(exp.Column)} & INPUT_COLUMNS
+    names = {c.name for c in tree.find_all(exp.Column)}
+    slices = {n for n in names if n.startswith(SLICE_PREFIX) and n[len(SLICE_PREFIX) :].isdigit()}
+    return (names & INPUT_COLUMNS) | slices
 
 
 def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:

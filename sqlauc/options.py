@@ -39,6 +39,9 @@ class Options:
     group_weight: str = "impressions"
     drop_intermediate: bool = True
     max_fpr: float | None = None
+    scores: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
+    ci: float | None = None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -70,6 +73,16 @@ def _fraction(value: Any, *, closed: bool) -> bool:
     return bool(0 < value <= 1) if closed else bool(0 < value < 1)
 
 
+def _names(value: Any, *, empty: bool) -> bool:
+    """A tuple or list of distinct column names (non-empty unless ``empty``)."""
+    return (
+        isinstance(value, (tuple, list))
+        and (empty or bool(value))
+        and all(_name(v) for v in value)
+        and len(set(value)) == len(value)
+    )
+
+
 def _table(value: Any) -> bool:
     from sqlauc.dbt import DbtRelation
     from sqlauc.sources import Query, is_frame
@@ -96,6 +109,23 @@ CONSTRAINTS: dict[str, Constraint] = {
     "drop_intermediate": Constraint("a bool", lambda v: isinstance(v, bool)),
     "max_fpr": Constraint(
         "a float in (0, 1] or None", lambda v: v is None or _fraction(v, closed=True)
+    ),
+    "scores": Constraint(
+        "a column name or a non-empty list of distinct column names",
+        lambda v: _name(v) or _names(v, empty=False),
+    ),
+    "by": Constraint(
+        "None, a column name or a list of distinct column names",
+        lambda v: v is None or _name(v) or _names(v, empty=True),
+    ),
+    "ci": Constraint(
+        "a confidence level in (0, 1) or None", lambda v: v is None or _fraction(v, closed=False)
+    ),
+    "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
+    "metrics": Constraint(
+        "None (the extra metrics log_loss, ne, calibration, average_precision and gauc are "
+        "not implemented yet)",
+        lambda v: v is None,
     ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "

@@ -111,7 +111,8 @@ def _roles(
         return resolve_column(name, columns, role=role, relation=relation, source_names=own)
 
     gw_column = None if options.group_weight in GROUP_WEIGHTS else options.group_weight
-    label, score = pick(options.label, "label"), pick(options.score, "score")
+    first_score = options.scores[0] if options.scores else options.score
+    label, score = pick(options.label, "label"), pick(first_score, "score")
     assert label is not None and score is not None
     try:
         group_weight_column = pick(gw_column, "group_weight")
@@ -123,9 +124,13 @@ def _roles(
             f"group_weight={options.group_weight!r} is neither one of the keywords "
             f"{', '.join(repr(k) for k in GROUP_WEIGHTS)} nor a column{hint} ({err})"
         ) from None
+    scores = tuple(pick(name, "score") or "" for name in options.scores)
+    by = tuple(pick(name, "by") or "" for name in options.by)
     return inputs.Roles(
         label=label,
         score=score,
+        scores=scores,
+        by=by,
         weight=pick(options.weight, "weight"),
         group=pick(options.group, "group"),
         group_weight_column=group_weight_column,
@@ -134,6 +139,7 @@ def _roles(
 
 def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: Dialect) -> None:
     for role, name in (
+        *(("score", name) for name in roles.scores),
         ("score", roles.score),
         ("weight", roles.weight),
         ("group_weight", roles.group_weight_column),
@@ -168,6 +174,8 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(
             roles,
+            score_types=tuple(kinds[name] for name in roles.scores),
+            by_types=tuple(kinds[name] for name in roles.by),
             score_type=kinds[roles.score],
             group_type=kinds[roles.group] if roles.group is not None else "",
         )
@@ -246,7 +254,7 @@ def render(
         "negative_known": negative is not None,
         **spec.params(options),
     }
-    tree = compose.compose(spec.composition(method), params)
+    tree = compose.compose(spec.composition(method, options), params)
     needed = compose.input_columns(tree)
     b = bound
     relation = inputs.build(b.source.relation, b.roles, b.positive, b.where, needed, b.dialect,
@@ -296,7 +304,7 @@ def plan(
 
 def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The diagnostics of the call: the one row's, or, with a row per group, their sum."""
-    if not plan_.spec.grouped:
+    if not plan_.spec.grouped and plan_.spec.keys is None:
         return rows[0] if rows else {}
     total: dict[str, Any] = {}
     for row in rows:

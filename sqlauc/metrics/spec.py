@@ -66,6 +66,9 @@ class MetricSpec:
     option_variants : mapping
         Option name -> the variant it runs when it is not None; with it, ``method`` must be
         ``"auto"`` or ``"grouped"``.
+    keys : callable, optional
+        Options -> the keys the composer adds to every stage (evaluate: its slice columns
+        ``by_1, ...`` and ``model``), like ``grouped`` adds ``grp``.
     """
 
     name: str
@@ -87,6 +90,7 @@ class MetricSpec:
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     variants: Mapping[str, Formulation] = field(default_factory=dict)
     option_variants: Mapping[str, str] = field(default_factory=dict)
+    keys: Callable[[Options], tuple[str, ...]] | None = None
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""
@@ -103,7 +107,7 @@ class MetricSpec:
                 return name, option
         return None
 
-    def composition(self, method: str) -> Composition:
+    def composition(self, method: str, options: Options | None = None) -> Composition:
         """What the composer builds for ``method`` (a key of ``formulations`` or
         ``variants``)."""
         from sqlauc import metrics
@@ -112,6 +116,7 @@ class MetricSpec:
             formulation={**self.formulations, **self.variants}[method],
             overlays=self.overlays,
             grouped=self.grouped,
+            keys=self.keys(options or Options()) if self.keys is not None else (),
             final_when=self.final_when,
             relations=tuple(
                 (relation, metrics.get(metric).composition(method))
