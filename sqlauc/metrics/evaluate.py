@@ -67,8 +67,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     slices = [f"by_{i + 1}" for i in range(len(options.by))]
     kept = [r for r in evaluated.rows if r["n_used"]]
     order = {name: i for i, name in enumerate(plan.roles.scores)}
-    data: dict[str, Any] = {name: [r[s] for r in kept] for name, s in zip(options.by, slices,
-                                                                           strict=True)}  # fmt: skip
+    pairs = zip(options.by, slices, strict=True)
+    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
     for column in EVALUATE_COLUMNS[:-1]:
@@ -121,7 +121,7 @@ SPEC = MetricSpec(
             "weight": "sample_w",
             "ci": 0.9,
             "max_fpr": 0.1,
-        },  # fmt: skip
+        },
     },
 )
 
