@@ -11,6 +11,8 @@
 --   V01(s) = (pos_ge(s) - pos(s) / 2) / P       (positives above s, + 1/2 the tied ones)
 --   theta  = sum_s pos(s) V10(s) / P           (the AUC, ties 1/2)
 --   Var    = sum_s pos(s) (V10 - theta)^2 / ((P - 1) P) + sum_s neg(s) (V01 - theta)^2 / ((N - 1) N)
+-- The reported auc is (P N - U') / (P N), U' = sum_s pos(s) (neg_ge(s) - neg(s) / 2), the very
+-- expression of auc.sql, so it equals sqlauc.auc bit for bit; theta only centres the placements.
 --   auc_se = sqrt(Var); auc_low/high = theta -/+ :z auc_se, each clipped to [0, 1] (pROC's rule).
 -- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite). Weights are frequency
 -- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
@@ -51,7 +53,7 @@ centred AS (
 ),
 totals AS (
     SELECT
-        MAX(theta) AS auc_value,
+        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         SUM(pos_w * (v10 - theta) * (v10 - theta)) AS pos_ss,
@@ -71,7 +73,10 @@ totals AS (
 with_se AS (
     SELECT
         *,
-        CASE WHEN positives > 0 AND negatives > 0 THEN auc_value END AS theta_defined,
+        CASE
+            WHEN positives > 0 AND negatives > 0
+            THEN (positives * negatives - u_complement) / (positives * negatives)
+        END AS theta_defined,
         SQRT(
             pos_ss / NULLIF((positives - 1) * positives, 0)
             + neg_ss / NULLIF((negatives - 1) * negatives, 0)
