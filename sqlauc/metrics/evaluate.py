@@ -100,7 +100,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "score_b")}
+_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
@@ -114,7 +114,7 @@ SPEC = MetricSpec(
     sampled=False,
     cli_columns=(),
     examples={
-        "evaluate_by_day": {**_BASE, "by": ("day",), "ci": 0.95},
+        "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
         "evaluate_one_score_weighted_pauc": {
             "label": "clicked",
             "scores": ("Score",),
