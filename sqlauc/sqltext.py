@@ -106,7 +106,8 @@ def sql(
                       metric)  # fmt: skip
     spec = metrics.get(metric)
     validate("sql", {"dialect": dialect, "table": table})
-    values: dict[str, Any] = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+    values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
+              "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr}  # fmt: skip
     if metric == "evaluate":
