@@ -307,9 +307,15 @@ def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select
     return _composed(composition, tuple(sorted(params.items()))).copy()
 
 
-def input_columns(tree: exp.Select) -> set[str]:
+@functools.cache
+def _needed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> frozenset[str]:
+    tree = _composed(composition, params)
+    return frozenset({c.name for c in tree.find_all(exp.Column)} & INPUT_COLUMNS)
+
+
+def needed_columns(composition: Composition, params: Mapping[str, Param]) -> frozenset[str]:
     """The ``sqlauc_input`` columns a composed query reads (only those are built)."""
-    return {c.name for c in tree.find_all(exp.Column)} & INPUT_COLUMNS
+    return _needed(composition, tuple(sorted(params.items())))
 
 
 def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
