@@ -97,7 +97,7 @@ def run_auc(args: argparse.Namespace) -> None:
     with open_target(args) as target:
         for score in scores(args):
             with relay_warnings(score):
-                result = compute("auc", target, args, score, method=args.method)
+                result = compute("auc", target, **column_options(args, score), method=args.method)
                 records.append(summary_record(score, result, columns))
     emit(records, columns, args.format)
 
@@ -111,7 +111,7 @@ def run_gauc(args: argparse.Namespace) -> None:
     with open_target(args) as target:
         for score in scores(args):
             with relay_warnings(score):
-                result = compute(metric, target, args, score, **options)
+                result = compute(metric, target, **column_options(args, score), **options)
                 if args.per_group:
                     records.extend(frame_records(score, result.groups, columns))
                 else:
@@ -122,8 +122,8 @@ def run_gauc(args: argparse.Namespace) -> None:
 def _curve(target: Any, args: argparse.Namespace, score: str) -> Any:
     """The ROC or PR curve of one model, as the DataFrame sqlauc returns."""
     if args.command == "roc":
-        result = compute("roc_curve", target, args, score, drop_intermediate=not args.all_points)
-        return result.curve
+        options = {**column_options(args, score), "drop_intermediate": not args.all_points}
+        return compute("roc_curve", target, **options).curve
     return sqlauc.precision_recall_curve(
         target.con,
         target.table,

@@ -125,7 +125,6 @@ def run_demo(args: argparse.Namespace) -> None:
         f"wrote {data}: {args.rows:,} impressions of {n_users:,} users, scores of two models "
         f"(p_model_a, p_model_b) ({time.perf_counter() - started:.2f} s)"
     )
-    options = argparse.Namespace(label=LABEL, weight=None, pos_label=1, where=None)
     gauc = {"group": GROUP, "group_weight": "impressions", "method": "auto"}
     with open_relation(str(data)) as target:
         for metric, title, extra in (
@@ -136,13 +135,13 @@ def run_demo(args: argparse.Namespace) -> None:
             records = []
             for score in SCORES:
                 with relay_warnings(score):
-                    result = compute(metric, target, options, score, **extra)
+                    result = compute(metric, target, label=LABEL, score=score, **extra)
                     records.append(summary_record(score, result, COLUMNS[metric]))
             _print_table(title, records, COLUMNS[metric], started)
         curves = {}
         for score in SCORES:
             with relay_warnings(score):
-                curves[score] = compute("roc_curve", target, options, score).curve
+                curves[score] = compute("roc_curve", target, label=LABEL, score=score).curve
     _draw(args.out / "roc.png", curves)
     print(
         f"\nthe same from the command line:\n  sqlauc auc {data} --label clicked "

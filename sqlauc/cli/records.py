@@ -43,9 +43,9 @@ def column_options(args: argparse.Namespace, score: str) -> dict[str, Any]:
     }
 
 
-def compute(metric: str, target: Target, args: argparse.Namespace, score: str, **extra: Any) -> Any:
-    """``sqlauc.compute(metric, ...)`` for model ``score``: the result object."""
-    options = {**column_options(args, score), **extra}
+def compute(metric: str, target: Target, **options: Any) -> Any:
+    """``sqlauc.compute(metric, target.con, target.table, **options)``: the result object
+    (the metric and the diagnostics of its one query)."""
     return sqlauc.compute(metric, target.con, target.table, **options)
 
 
