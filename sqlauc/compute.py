@@ -55,7 +55,7 @@ def run_metric(
 ) -> pipeline.Evaluated:  # fmt: skip
     """Validate, open the engine, plan and run metric ``spec``; diagnostics raise or warn."""
     function = function or spec.name
-        options = options_for(spec, function, given)
+    options = options_for(spec, function, given)
     record = None if dialect is None else dialects.get(dialect, function=function)
     validate(function, {"table": table})
     with open_engine(con, record, function=function) as engine:
