@@ -316,11 +316,16 @@ def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select
     return _composed(composition, tuple(sorted(params.items()))).copy()
 
 
-def input_columns(tree: exp.Select) -> set[str]:
-    """The ``sqlauc_input`` columns a composed query reads (only those are built)."""
-    names = {c.name for c in tree.find_all(exp.Column)}
+@functools.cache
+def _needed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> frozenset[str]:
+    names = {c.name for c in _composed(composition, params).find_all(exp.Column)}
     slices = {n for n in names if n.startswith(SLICE_PREFIX) and n[len(SLICE_PREFIX) :].isdigit()}
-    return (names & INPUT_COLUMNS) | slices
+    return frozenset((names & INPUT_COLUMNS) | slices)
+
+
+def needed_columns(composition: Composition, params: Mapping[str, Param]) -> frozenset[str]:
+    """The ``sqlauc_input`` columns a composed query reads (only those are built)."""
+    return _needed(composition, tuple(sorted(params.items())))
 
 
 def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:

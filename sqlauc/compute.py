@@ -55,7 +55,6 @@ def run_metric(
 ) -> pipeline.Evaluated:  # fmt: skip
     """Validate, open the engine, plan and run metric ``spec``; diagnostics raise or warn."""
     function = function or spec.name
-    validate(function, {"dialect": dialect})
     options = options_for(spec, function, given)
     record = None if dialect is None else dialects.get(dialect, function=function)
     validate(function, {"table": table})

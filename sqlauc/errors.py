@@ -16,16 +16,16 @@ class InvalidParameterError(SqlaucError, TypeError):
     ``InvalidParameterError``): "The 'x' parameter of f() must be ...; got ... instead"."""
 
 
+class UnknownDialectError(InvalidParameterError):
+    """A dialect name sqlauc does not support (the message lists the supported ones)."""
+
+
 class NotFoundError(SqlaucError, LookupError):
     """A table, file or column does not exist (the message names what does)."""
 
 
 class UnsafeInputError(SqlaucError):
     """A name or ``where=`` filter was refused: it could change the shape of the query."""
-
-
-class UnknownDialectError(SqlaucError):
-    """A dialect name sqlauc does not support (the message lists the supported ones)."""
 
 
 class DataError(SqlaucError):

@@ -132,10 +132,6 @@ CONSTRAINTS: dict[str, Constraint] = {
         "file, or a DataFrame (pandas, polars, pyarrow)",
         _table,
     ),
-    "dialect": Constraint(
-        "a dialect name (a str, see sqlauc.dialects.names()) or None",
-        lambda v: v is None or isinstance(v, str),
-    ),
 }
 
 

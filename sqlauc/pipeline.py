@@ -254,13 +254,24 @@ def render(
         "negative_known": negative is not None,
         **spec.params(options),
     }
-    tree = compose.compose(spec.composition(method, options), params)
-    needed = compose.input_columns(tree)
+    composition = spec.composition(method, options)
     b = bound
-    relation = inputs.build(b.source.relation, b.roles, b.positive, b.where, needed, b.dialect,
-                            negative)  # fmt: skip
-    compose.with_input(tree, relation)
-    sql = rendering.to_sql(tree, b.dialect)
+    relation = inputs.build(
+        b.source.relation,
+        b.roles,
+        b.positive,
+        b.where,
+        compose.needed_columns(composition, params),
+        b.dialect,
+        negative,
+    )
+
+    def build() -> tuple[exp.Select, str]:
+        tree = compose.with_input(compose.compose(composition, params), relation)
+        return tree, rendering.to_sql(tree, b.dialect)
+
+    key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect)
+    tree, sql = rendering.cached(key, build)
     columns = [e.alias_or_name for e in tree.expressions]
     return Plan(spec, options, bound, method, negative, tree, sql, columns)
 

@@ -105,7 +105,7 @@ def sql(
         raise invalid("metric", "sql", "one of " + ", ".join(map(repr, metrics.names())),
                       metric)  # fmt: skip
     spec = metrics.get(metric)
-    validate("sql", {"dialect": dialect, "table": table})
+    validate("sql", {"table": table})
     values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,

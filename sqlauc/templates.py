@@ -3,7 +3,8 @@
 The templates are the single source of truth for every metric's SQL. They live in the
 top-level ``sql/`` folder of a checkout and are copied into the wheel as ``sqlauc/sql/``; this
 module looks in the installed package first, then in the checkout. Each template is one DuckDB
-``SELECT`` that reads the relation ``sqlauc_input`` (and, for ``gauc``, ``group_auc``).
+``SELECT`` that reads ``sqlauc_input`` or another stage's relation (:mod:`sqlauc.compose`
+puts them together).
 """
 
 from __future__ import annotations
@@ -59,15 +60,9 @@ def parse(name: str) -> exp.Select:
 
 
 @functools.cache
-def input_columns(name: str) -> frozenset[str]:
-    """The ``sqlauc_input`` columns a template may read (used to build only those)."""
-    return frozenset(c.name for c in _parsed(name).find_all(exp.Column))
-
-
-@functools.cache
 def reads(name: str) -> frozenset[str]:
-    """The other templates' relations that template ``name`` reads (e.g. ``gauc`` reads
-    ``group_auc``), found as table names, like dbt's ``ref``."""
+    """The other templates' relations that template ``name`` reads (e.g. ``auc`` reads
+    ``score_counts``), found as table names, like dbt's ``ref``."""
     tree = _parsed(name)
     own = {cte.alias for cte in tree.find_all(exp.CTE)}
     available = set(names())

@@ -68,7 +68,7 @@ from collections.abc import Iterable
 import sqlglot
 from sqlglot import exp
 
-from sqlauc import dialects, render, templates
+from sqlauc import compose, dialects, templates
 
 INT, BIGINT, DECIMAL, DOUBLE, SINGLE = "int", "bigint", "decimal", "double", "single"
 BOOL, STRING, NULL, UNKNOWN = "bool", "string", "null", "unknown"
@@ -111,7 +111,7 @@ def parse_single(sql: str, dialect: str) -> exp.Expr:
 def own_names() -> frozenset[str]:
     """The names sqlauc itself writes unquoted: every identifier of every template (CTEs,
     aliases, internal columns), the input relation and its columns, and query settings."""
-    names: set[str] = {render.INPUT_RELATION, *templates.names()}
+    names: set[str] = {compose.INPUT_RELATION, *templates.names()}
     names |= {"label", "label_value", "score", "weight", "grp", "gw", "model"}
     # the long input of several score columns (sqlauc/inputs.py, _long)
     names |= {"sqlauc_rows", "sqlauc_models", *(f"score_{i}" for i in range(1, 10)),

@@ -32,6 +32,8 @@ from test_messages import labelled
 
 import sqlauc
 from sqlauc import cli, dialects
+from sqlauc.cli.arguments import pos_label
+from sqlauc.cli.connect import file_connection
 
 ROOT = Path(__file__).resolve().parent.parent
 ATOL = 1e-12
@@ -555,11 +557,11 @@ def test_help_and_version(workdir, capsys):
 def test_terminal_gets_progress_bar_and_elided_tables(monkeypatch):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    con = cli._file_connection()
+    con = file_connection()
     assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (True,)
     con.close()
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
-    con = cli._file_connection()
+    con = file_connection()
     assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (False,)
     con.close()
     records = [{"model": "m", "fpr": i / 100} for i in range(100)]
@@ -579,8 +581,8 @@ def test_json_and_csv_cells():
     assert cli.format_json([], columns) == "[]\n"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert cli._pos_label("1") == 1 and cli._pos_label("true") is True
-        assert cli._pos_label("0.5") == 0.5 and cli._pos_label("click") == "click"
+        assert pos_label("1") == 1 and pos_label("true") is True
+        assert pos_label("0.5") == 0.5 and pos_label("click") == "click"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ LISTING = ", ".join(repr(name) for name in sorted(dialects.names()))
 
 
 def _message(function: str, got: str) -> str:
-    return f"The 'dialect' parameter of {function}() must be one of {LISTING}; got {got!r} instead"
+    return f"The 'dialect' parameter of {function}() must be one of {LISTING}; got {got!r} instead."
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r.name for r in RECORDS])

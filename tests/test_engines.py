@@ -23,6 +23,7 @@ from test_safety import HOSTILE_FILTERS, HOSTILE_NAMES
 from test_seeds import EXAMPLES
 
 import sqlauc
+import sqlauc.metrics
 
 TOL = 1e-12
 
@@ -38,10 +39,13 @@ AUC_CASES = [
 
 
 def methods(backend, weighted: bool, metric: str = "auc") -> list[str]:
-    extra = ["bucketed"] if metric == "auc" else []
-    if weighted:
-        return ["auto", "grouped", *extra]
-    return ["auto", "grouped", "rank", *extra]
+    """The ``method=`` values of the metric (from its spec) that take its weights."""
+    spec = sqlauc.metrics.get(metric)
+    return [
+        m
+        for m in spec.methods()
+        if m == "auto" or not weighted or spec.formulations[spec.resolve_method(m)].weighted
+    ]
 
 
 def expect_rank_refused(backend, method: str) -> bool:
@@ -301,3 +305,76 @@ def test_local_data_needs_duckdb(backend):
         sqlauc.auc(backend.con, frame)
     with pytest.raises(TypeError, match="never uploads data"):
         sqlauc.auc(backend.con, "events.parquet")
+
+
+# --- every registered metric, every formulation, on every engine ------------------------------
+
+
+def _reference_auc(frame: pd.DataFrame, data, options: dict) -> float:
+    return brute_auc(data.y, data.s, data.w)
+
+
+def _reference_roc(frame: pd.DataFrame, data, options: dict) -> pd.DataFrame:
+    return brute_roc(data.y, data.s, data.w)
+
+
+def _reference_groups(frame: pd.DataFrame, data, options: dict) -> dict:
+    return gauc_reference(
+        frame.assign(y=data.y), group="g", y_pos="y", score="score", weight=data.weight
+    )
+
+
+#: metric -> (its independent reference, how to compare the result object with it). A metric
+#: added to the registry without an entry here fails test_every_metric_has_a_reference.
+REFERENCES = {
+    "auc": (_reference_auc, lambda got, ref: got.auc == pytest.approx(ref, abs=TOL)),
+    "roc_curve": (
+        _reference_roc,
+        lambda got, ref: (
+            set(got.curve["threshold"].iloc[1:]) <= set(ref["threshold"])
+            and trapezoid(got.curve["fpr"], got.curve["tpr"])
+            == pytest.approx(trapezoid(ref["fpr"], ref["tpr"]), abs=TOL)
+        ),
+    ),
+    "group_auc": (
+        _reference_groups,
+        lambda got, ref: np.allclose(
+            got.groups["auc"], ref["groups"]["auc"], rtol=0, atol=TOL, equal_nan=True
+        ),
+    ),
+    "gauc": (_reference_groups, lambda got, ref: got.gauc == pytest.approx(ref["gauc"], abs=TOL)),
+}
+
+
+def test_every_metric_has_a_reference():
+    assert set(REFERENCES) == set(sqlauc.metrics.names())
+
+
+@pytest.mark.parametrize("metric", sqlauc.metrics.names())
+@pytest.mark.parametrize("weights", [None, "int"])
+def test_every_formulation_of_every_metric(backend, metric, weights):
+    """The registry drives this test: each metric's every method, on every engine, equals the
+    metric's independent reference (and every method gives the same diagnostics)."""
+    spec = sqlauc.metrics.get(metric)
+    data = make_data(41, 400, kind="round1", weights=weights, groups=7)
+    table = backend.create(data.frame)
+    reference, same = REFERENCES[metric]
+    expected = reference(data.frame, data, {})
+    options = {"group": "g"} if "group" in spec.parameters else {}
+    diagnostics = set()
+    for method in (
+        methods(backend, weights is not None, metric) if "method" in spec.parameters else [None]
+    ):
+        call = {**options, "weight": data.weight}
+        if method is not None:
+            call["method"] = method
+        if method is not None and expect_rank_refused(backend, method):
+            with pytest.raises(sqlauc.InvalidParameterError, match="not exact"):
+                sqlauc.compute(metric, backend.con, table, **call)
+            continue
+        got = quiet(sqlauc.compute, metric, backend.con, table, **call)
+        assert same(got, expected), (metric, method)
+        diagnostics.add(
+            (got.diagnostics.n_rows, got.diagnostics.n_used, got.diagnostics.n_excluded)
+        )
+    assert len(diagnostics) == 1, diagnostics

@@ -85,7 +85,7 @@ def get(name: object, *, function: str = "sql", parameter: str = "dialect") -> D
         listing = ", ".join(repr(n) for n in sorted(_REGISTRY))
         raise UnknownDialectError(
             f"The {parameter!r} parameter of {function}() must be one of {listing}; "
-            f"got {name!r} instead"
+            f"got {name!r} instead."
         )
     return record
 

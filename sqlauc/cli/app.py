@@ -1,0 +1,83 @@
+"""The ``sqlauc`` command: metrics on files and databases, SQL for BI tools, ROC/PR plots.
+
+Commands (``sqlauc COMMAND --help`` for each one's options)::
+
+    sqlauc auc  SOURCE --label y --score p [--score p2 ...] [--weight w] [--where "..."]
+    sqlauc roc  SOURCE ... [--all-points] [--plot roc.png]
+    sqlauc pr   SOURCE ... [--all-points] [--plot pr.png]
+    sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
+                [--per-group]
+    sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
+    sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
+    sqlauc demo [--rows N] [--seed S] [--out DIR]
+
+SOURCE is a Parquet/CSV file or glob, evaluated on an embedded DuckDB; or ``--db URL --table
+NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB) with a
+SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
+``sqlite:///file.db``, ``snowflake://...``, ``bigquery://...``; ``duckdb:///file.db`` opens the
+DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model.
+
+Output goes to stdout (``--format table|json|csv``); warnings and errors go to stderr, one
+line each (``sqlauc: warning: ...``, ``sqlauc: error: ...``). Exit status: 0 success, 1 a data
+or database error, 2 bad usage (options, a refused filter or name, a bad URL, a missing extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+import sqlauc
+from sqlauc.cli.arguments import Parser, source_parent
+from sqlauc.cli.commands import add_auc, add_curves, add_gauc
+from sqlauc.cli.demo import add_demo
+from sqlauc.cli.errors import EXIT_DATA, EXIT_OK, exit_status
+from sqlauc.cli.sql import add_sql
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``sqlauc`` argument parser; each subcommand's arguments carry its runner."""
+    parser = Parser(
+        prog="sqlauc",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog=(
+            "SOURCE is a Parquet/CSV file or glob (embedded DuckDB), or --db URL --table NAME "
+            "or --query SELECT (a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file "
+            "read-only). Exit status: "
+            "0 ok, 1 data or database error, 2 bad usage. SQLAUC_DEBUG=1 shows tracebacks."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"sqlauc {sqlauc.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parent = source_parent()
+    add_auc(commands, parent)
+    add_curves(commands, parent)
+    add_gauc(commands, parent)
+    add_sql(commands)
+    add_demo(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``sqlauc`` command; return its exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except KeyboardInterrupt:
+        print("sqlauc: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_DATA
+    except Exception as err:  # every error: one line and a status
+        if os.environ.get("SQLAUC_DEBUG"):
+            traceback.print_exc()
+        status, message = exit_status(err)
+        print(f"sqlauc: error: {message}", file=sys.stderr)
+        return status
+    return EXIT_OK

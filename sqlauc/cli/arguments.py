@@ -1,0 +1,147 @@
+"""The argument parser's shared parts: one-line usage errors, value types, shared options.
+
+Each command module adds its own subcommand (``add_parser``) from these pieces; the
+``sqlauc`` parser itself is built in :mod:`sqlauc.cli.app`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import NoReturn
+
+import sqlauc
+from sqlauc import dialects, metrics
+from sqlauc.cli.errors import EXIT_USAGE
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``sqlauc: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"sqlauc: error: {message} (see '{self.prog} --help')\n")
+
+
+def dialect_name(text: str) -> str:
+    """``--dialect``: a supported dialect name (refused at parse time, listing them)."""
+    try:
+        return dialects.get(text).name
+    except sqlauc.UnknownDialectError:
+        listing = ", ".join(dialects.names())
+        raise argparse.ArgumentTypeError(f"must be one of {listing}; got {text!r}") from None
+
+
+def pos_label(text: str) -> int | float | bool | str:
+    """``sqlauc sql --pos-label`` (no connection, so no column type): an integer, a float,
+    true/false, or else a string label."""
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def plot_path(text: str) -> Path:
+    """``--plot``: a file name ending in one of :data:`PLOT_SUFFIXES`."""
+    path = Path(text)
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"the plot file must end in {', '.join(PLOT_SUFFIXES)}: {text!r}"
+        )
+    return path
+
+
+def positive_int(text: str) -> int:
+    """An integer above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def method_option(parser: argparse.ArgumentParser, *names: str) -> None:
+    """``--method``: the formulations the metrics ``names`` take (from the metric registry;
+    every metric when none is named), ``auto`` first."""
+    specs = [metrics.get(name) for name in names] if names else metrics.specs()
+    choices = tuple(dict.fromkeys(m for spec in specs for m in spec.methods()))
+    parser.add_argument(
+        "--method",
+        choices=choices,
+        default="auto",
+        help="the SQL formulation (same result; default: auto)",
+    )
+
+
+def column_options(parser: argparse.ArgumentParser, *, several_scores: bool) -> None:
+    """The options naming columns and filtering rows, shared by every metric command.
+
+    ``--pos-label`` is kept as text for the metric commands: sqlauc reads it by the label
+    column's type (``true`` for a boolean column, ``01`` = 1 for a numeric one, the exact text
+    for a string one). ``sqlauc sql`` (``several_scores=False``) has no column type to go by and
+    reads a number or true/false as such (:func:`pos_label`).
+    """
+    parser.add_argument("--label", default="label", help="label column (default: label)")
+    if several_scores:
+        parser.add_argument(
+            "--score",
+            action="append",
+            metavar="COLUMN",
+            help="score column; repeat it for several models (default: score)",
+        )
+    else:
+        parser.add_argument("--score", default="score", help="score column (default: score)")
+    parser.add_argument("--weight", metavar="COLUMN", help="sample-weight column")
+    parser.add_argument(
+        "--pos-label",
+        type=str if several_scores else pos_label,
+        default=1,
+        metavar="VALUE",
+        help=(
+            "the positive label (default: 1), read by the label column's type: true/false, "
+            "a number, or a string"
+            if several_scores
+            else "the positive label (default: 1; a number, true/false, or else a string)"
+        ),
+    )
+    parser.add_argument(
+        "--where",
+        metavar="CONDITION",
+        help="a row filter in the engine's SQL dialect (parsed and whitelisted)",
+    )
+
+
+def source_parent() -> argparse.ArgumentParser:
+    """The options of the commands that evaluate a source: SOURCE or --db/--table/--query,
+    the column options and --format."""
+    parent = Parser(add_help=False)
+    parent.add_argument(
+        "source", nargs="?", metavar="SOURCE", help="a Parquet/CSV file or glob (DuckDB)"
+    )
+    parent.add_argument("--db", metavar="URL", help="a SQLAlchemy database URL (instead of SOURCE)")
+    relation = parent.add_mutually_exclusive_group()
+    relation.add_argument("--table", metavar="NAME", help="with --db: the table or view name")
+    relation.add_argument(
+        "--query",
+        metavar="SELECT",
+        help=(
+            "a read-only SELECT to evaluate (sqlauc.Query), in the database's dialect: with "
+            "--db URL, or alone on an embedded DuckDB"
+        ),
+    )
+    column_options(parent, several_scores=True)
+    parent.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help="output format (default: table); json and csv are stable, for scripts",
+    )
+    return parent

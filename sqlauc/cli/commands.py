@@ -1,0 +1,152 @@
+"""The metric commands: ``auc``, ``gauc``, ``roc`` and ``pr``, one output row per model.
+
+Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
+(``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
+per model (:mod:`sqlauc.cli.records`), relaying sqlauc's warnings as one line each, and
+write them in the chosen format (:mod:`sqlauc.cli.output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import sqlauc
+from sqlauc.cli.arguments import method_option, plot_path
+from sqlauc.cli.connect import open_target
+from sqlauc.cli.errors import relay_warnings
+from sqlauc.cli.output import emit
+from sqlauc.cli.plots import require_plotting, save_plot
+from sqlauc.cli.records import (
+    COLUMNS,
+    Record,
+    column_options,
+    compute,
+    curve_records,
+    frame_records,
+    scores,
+    summary_record,
+)
+
+
+def _columns_epilog(name: str) -> str:
+    return "output columns: " + ", ".join(COLUMNS[name])
+
+
+EPILOGS = {
+    "auc": _columns_epilog("auc"),
+    "gauc": _columns_epilog("gauc") + "; with --per-group: " + ", ".join(COLUMNS["group_auc"]),
+    "roc": _columns_epilog("roc") + ". Thresholds descend; the first point is threshold=inf "
+    "at (0, 0) (null in JSON).",
+    "pr": _columns_epilog("pr") + ". Thresholds ascend; the last point is (recall 0, "
+    "precision 1) with threshold=inf (null in JSON), as scikit-learn's.",
+}
+
+
+def add_auc(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc auc``: the exact ROC AUC per model."""
+    auc = commands.add_parser(
+        "auc", parents=[parent], help="exact ROC AUC per model", epilog=EPILOGS["auc"]
+    )
+    method_option(auc, "auc")
+    auc.set_defaults(run=run_auc)
+
+
+def add_curves(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc roc`` and ``sqlauc pr``: the exact curves, optionally drawn into a file."""
+    for name, what in (("roc", "ROC"), ("pr", "precision-recall")):
+        curve = commands.add_parser(
+            name, parents=[parent], help=f"the exact {what} curve", epilog=EPILOGS[name]
+        )
+        curve.add_argument(
+            "--all-points",
+            action="store_true",
+            help="every distinct threshold (default: drop points that do not change the curve)",
+        )
+        curve.add_argument(
+            "--plot",
+            type=plot_path,
+            metavar="FILE",
+            help="draw the curves into FILE (.png, .svg or .pdf; needs sqlauc[plot])",
+        )
+        curve.set_defaults(run=run_curve)
+
+
+def add_gauc(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc gauc``: the group AUC per model, or every group's AUC (``--per-group``)."""
+    gauc = commands.add_parser(
+        "gauc", parents=[parent], help="group AUC (e.g. per user)", epilog=EPILOGS["gauc"]
+    )
+    gauc.add_argument("--group", required=True, metavar="COLUMN", help="the group column")
+    gauc.add_argument(
+        "--group-weight",
+        default="impressions",
+        metavar="WEIGHT",
+        help="impressions (default), clicks, uniform, or a column summed per group",
+    )
+    gauc.add_argument("--per-group", action="store_true", help="one row per group instead")
+    method_option(gauc, "gauc", "group_auc")
+    gauc.set_defaults(run=run_gauc)
+
+
+def run_auc(args: argparse.Namespace) -> None:
+    """One record per model: the AUC, the class totals and the rows read and excluded."""
+    columns = COLUMNS["auc"]
+    records = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                result = compute("auc", target, **column_options(args, score), method=args.method)
+                records.append(summary_record(score, result, columns))
+    emit(records, columns, args.format)
+
+
+def run_gauc(args: argparse.Namespace) -> None:
+    """One record per model (the GAUC and its groups), or per model and group."""
+    metric = "group_auc" if args.per_group else "gauc"
+    columns = COLUMNS[metric]
+    options = {"group": args.group, "group_weight": args.group_weight, "method": args.method}
+    records: list[Record] = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                result = compute(metric, target, **column_options(args, score), **options)
+                if args.per_group:
+                    records.extend(frame_records(score, result.groups, columns))
+                else:
+                    records.append(summary_record(score, result, columns))
+    emit(records, columns, args.format)
+
+
+def _curve(target: Any, args: argparse.Namespace, score: str) -> Any:
+    """The ROC or PR curve of one model, as the DataFrame sqlauc returns."""
+    if args.command == "roc":
+        options = {**column_options(args, score), "drop_intermediate": not args.all_points}
+        return compute("roc_curve", target, **options).curve
+    return sqlauc.precision_recall_curve(
+        target.con,
+        target.table,
+        drop_intermediate=not args.all_points,
+        **column_options(args, score),
+    )
+
+
+def run_curve(args: argparse.Namespace) -> None:
+    """One record per curve point and model; with ``--plot``, the curves drawn first."""
+    if args.plot is not None:
+        require_plotting()
+    columns = COLUMNS[args.command]
+    curves: dict[str, Any] = {}
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                curves[score] = _curve(target, args, score)
+    if args.plot is not None:  # first: a plot that cannot be written prints nothing
+        save_plot(args.command, curves, args.plot)
+    records = [
+        rec for model, frame in curves.items() for rec in curve_records(model, frame, columns)
+    ]
+    emit(records, columns, args.format)
+    if args.plot is not None:
+        print(f"sqlauc: wrote {args.plot}", file=sys.stderr)
