@@ -56,7 +56,14 @@ from golden.regenerate import (
     TABLE,
     WEIGHT,
 )
-from reference import brute_auc, brute_roc, gauc_reference, partial_auc
+from reference import (
+    brute_auc,
+    brute_roc,
+    delong_ci,
+    delong_variance,
+    gauc_reference,
+    partial_auc,
+)
 from sqlglot import exp
 
 import sqlauc
@@ -504,6 +511,56 @@ def test_tsql_sql_transpiled_back_as_is(events, case):
     _assert_same_result(con, native, case, plain, "tsql (sqlglot's own reverse mapping)")
 
 
+#: evaluate's score columns in the reference frame of test_duckdb_rendering_matches_the_references
+_EVALUATE_SCORES = {SCORE: "score", GROUP_WEIGHT: "gw"}
+
+
+def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
+    """evaluate's rows against the brute-force DeLong placements and the pAUC reference, per
+    (slice, model): the slice is the group column (a NULL group is a slice of its own)."""
+    weighted, level, max_fpr = "weight" in options, options["ci"], options.get("max_fpr")
+    by = options.get("by", ())
+    assert tuple(by) in ((), (GROUP,))
+    parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
+    expected: dict[tuple[Any, str], tuple[float, ...]] = {}
+    for key, part in parts:
+        for model in options["scores"]:
+            column = _EVALUATE_SCORES[model]
+            usable = part[part["y"].notna() & part[column].notna()]
+            if weighted:
+                usable = usable[usable["w"] != 0]  # a zero weight is no row (frequency weights)
+            y, s = usable["y"].to_numpy() == 1, usable[column].to_numpy()
+            w = usable["w"].to_numpy() if weighted else None
+            pos = float(w[y].sum()) if w is not None else float(y.sum())
+            neg = float(w[~y].sum()) if w is not None else float((~y).sum())
+            if len(usable) == 0:
+                continue
+            if pos == 0 or neg == 0:
+                expected[(key, model)] = (math.nan,) * 5 + (pos, neg)
+                continue
+            auc, _, se = delong_variance(y, s, w)
+            low, high = delong_ci(y, s, w, level=level)
+            pauc = partial_auc(y, s, max_fpr, w) if max_fpr else math.nan
+            expected[(key, model)] = (auc, se, low, high, pauc, pos, neg)
+    got = {}
+    for r in rows:
+        if not r["n_used"]:
+            continue
+        key = r["by_1"] if by else None
+        key = math.nan if by and key is None else key
+        got[(key, r["model"])] = tuple(
+            math.nan if r[c] is None else float(r[c])
+            for c in ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives")
+        )
+    assert len(got) == len(expected) and (len(got) > 1 if by else len(got) == 1)
+    for (key, model), want in expected.items():
+        have = got[(math.nan if key is not None and pd.isna(key) else key, model)]
+        for g, e, what in zip(have, want, ("auc", "se", "low", "high", "pauc", "P", "N"),
+                              strict=True):  # fmt: skip
+            assert math.isnan(g) if math.isnan(e) else g == pytest.approx(e, abs=TOL, rel=0), (
+                key, model, what, g, e)  # fmt: skip
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_duckdb_rendering_matches_the_references(events, case):
     """The baseline of the meaning check is right: the brute-force pair count, per case."""
@@ -525,6 +582,9 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if "where" in options:
         ref = ref[ref["g"].isin([1, 2, 3]) & (ref["score"] > 0.1)]
     weighted = "weight" in options
+    if metric == "evaluate":
+        _check_evaluate(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
+        return
     if metric in ("auc", "roc_curve"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
