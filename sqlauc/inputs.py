@@ -260,6 +260,12 @@ def _long(
     for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=True)
         inner.select(exp.alias_(value, name, copy=False), copy=False)
+    if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
+        nulls = [column(name).is_(exp.null()) for name in roles.scores]
+        null = nulls[0] if k == 1 else exp.or_(*nulls)
+        flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
+                        default=exp.Literal.number(0))  # fmt: skip
+        inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
     by_types = roles.by_types or ("",) * len(roles.by)
     slices = [f"by_{i + 1}" for i in range(len(roles.by))]
     for name, column_name, type_name in zip(slices, roles.by, by_types, strict=True):
@@ -271,17 +277,22 @@ def _long(
         return exp.column(name, table=ROWS_ALIAS)
 
     projections: list[exp.Expr] = [exp.alias_(own(n), n) for n in slices if n in needed]
-    projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight")
-                    if n in needed]  # fmt: skip
+    projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight",
+                    "any_null_score") if n in needed]  # fmt: skip
     models = [exp.Literal.string(name) for name in roles.scores]
     if k == 1:
         projections.append(exp.alias_(models[0], "model"))
         projections.append(exp.alias_(own(score_names[0]), "score"))
         return exp.Select(expressions=projections).from_(rows, copy=False)
     model = exp.column("model", table=MODELS_ALIAS)
-    constant: exp.Query = exp.select(exp.alias_(models[0], "model"))
+
+    def one_row(literal_: exp.Expr) -> exp.Select:
+        select = exp.select(exp.alias_(literal_, "model"))
+        return select.from_(dialect.constant_from) if dialect.constant_from else select
+
+    constant: exp.Query = one_row(models[0])
     for literal_ in models[1:]:
-        constant = constant.union(exp.select(exp.alias_(literal_, "model")), distinct=False)
+        constant = constant.union(one_row(literal_), distinct=False)
     ifs = [exp.If(this=m.copy(), true=own(n)) for m, n in zip(models, score_names, strict=True)]
     pick = exp.Case(this=model.copy(), ifs=ifs)
     projections += [exp.alias_(model, "model"), exp.alias_(pick, "score")]

@@ -325,7 +325,32 @@ def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key, pick in (("neg_label_min", min), ("neg_label_max", max), ("max_label_code", max)):
         values = [r[key] for r in rows if r.get(key) is not None]
         total[key] = pick(values) if values else None
+    if plan_.roles.scores:
+        total |= _table_rows(total, len(plan_.roles.scores))
     return total
+
+
+def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
+    """Rows of the table, not (row, model) pairs, from the long input's sums (every row is
+    counted once per model, K times): rows read, with a NULL label, with a NULL score in at
+    least one score column, and left out of at least one model (sql/evaluate_rows.sql)."""
+    out = {}
+    for key, source in (("n_rows", "n_rows"), ("n_null_label", "n_null_label"),
+                        ("n_null_score", "n_rows_null_score"),
+                        ("n_excluded", "n_rows_excluded")):  # fmt: skip
+        count = int(total.get(source) or 0)
+        assert count % k == 0, (source, count, k)  # each row has its K copies
+        out[key] = count // k
+    out["n_used"] = out["n_rows"] - out["n_excluded"]
+    return out
+
+
+def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, int]:
+    """NaN or infinite scores per score column (long input: the rows' ``model``)."""
+    counts = dict.fromkeys(plan_.roles.scores, 0)
+    for row in rows:
+        counts[row["model"]] += int(row.get("n_nonfinite_score") or 0)
+    return {name: n for name, n in counts.items() if n}
 
 
 def run(plan_: Plan, engine: Engine) -> Evaluated:
@@ -342,5 +367,6 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
         rows = [dict(zip(plan_.output_columns, row, strict=True)) for row in fetched]
         diag_row = _diagnostics_row(plan_, rows)
     diagnostics = Diagnostics.from_row(diag_row)
-    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what)
+    nonfinite = nonfinite_by_column(plan_, rows) if plan_.roles.scores else None
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite)
     return Evaluated(plan_, rows, frame, diagnostics, defined)

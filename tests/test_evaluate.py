@@ -11,7 +11,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 import pytest
-from reference import delong_ci, delong_variance, partial_auc
+from backends import INF, NAN, NEG_INF
+from reference import brute_auc, delong_ci, delong_variance, partial_auc
 from test_prototype_evaluate import make_frame
 
 import sqlauc
@@ -167,3 +168,70 @@ def test_sql_is_the_query_evaluate_runs(con):
             want = getattr(row, column)
             assert (r[column] is None and math.isnan(want)) or r[column] == want
     assert repr(NormalDist().inv_cdf(0.975)) in text  # Phi^-1(0.975), a literal
+
+
+def test_excluded_rows_are_rows_of_the_table(backend):
+    """The warning counts rows of the table (not K (row, model) pairs): a row is excluded when
+    its label is NULL or any of its scores is NULL; each model still uses its own rows."""
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1, 0, 1, 0, 0],
+            "a": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2, 0.8, 0.3, None],
+            "b": [0.2, 0.3, None, 0.5, 0.3, None, 0.6, 0.1, 0.7, 0.1],
+            "c": [0.5, 0.5, 0.6, 0.4, None, 0.1, 0.2, 0.3, 0.3, 0.9],
+        }
+    ).astype({"label": "Int64"})
+    table = backend.create(frame)
+    # rows 4 (NULL label), 5 (a, b), 2 (b), 9 (a): 4 of 10; NULL scores in 4 rows (2, 4, 5, 9)
+    message = r"excluded 4 of 10 rows \(1 with a NULL label, 4 a NULL score in at least one"
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
+        got = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], ci=None)
+    for row in got.itertuples(index=False):
+        keep = frame["label"].notna() & frame[row.model].notna()
+        y = frame["label"][keep].astype(int).to_numpy() == 1
+        assert row.n_rows == int(keep.sum()), row
+        want = brute_auc(y, frame[row.model][keep].to_numpy())
+        assert row.auc == pytest.approx(want, abs=TOL), row
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=r"excluded 3 of 10 rows \(1 with a "
+                      r"NULL label, 2 a NULL score\)"):  # fmt: skip
+        sqlauc.evaluate(backend.con, table, scores="a", ci=None)
+
+
+@pytest.mark.filterwarnings("ignore::sqlauc.UndefinedMetricWarning")
+def test_excluded_rows_with_slices_and_zero_weights():
+    """Slices and zero weights (absent rows) keep the counts in rows of the table."""
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1, 0, 1],
+            "a": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2, 0.8],
+            "b": [0.2, 0.3, None, 0.5, 0.3, 0.4, 0.6, 0.1],
+            "w": [1.0, 2.0, 0.0, 1.0, 1.0, 3.0, 1.0, 0.0],
+            "day": [1, 1, 1, 2, 2, 2, 2, 2],
+        }
+    ).astype({"label": "Int64"})
+    # zero weights: rows 2 and 7 are absent; then 6 rows, excluded 4 (NULL label) and 5 (a)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=r"excluded 2 of 6 rows"):
+        sqlauc.evaluate(None, frame, scores=["a", "b"], by="day", weight="w", ci=None)
+
+
+def test_non_finite_scores_name_their_columns(backend):
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0],
+            "a": [0.1, 0.2, 0.3, 0.4],
+            "b": pd.Series([0.1, NAN, 0.3, 0.4], dtype=object),
+            "c": pd.Series([INF, 0.2, NEG_INF, 0.4], dtype=object),
+        }
+    )
+    if not backend.stores_nan and not backend.stores_inf:
+        # MySQL/MariaDB: a DOUBLE column cannot hold NaN or inf, so no table can have them
+        with pytest.raises(Exception):  # noqa: B017 - the driver's own error class
+            backend.create(frame)
+        return
+    table = backend.create(frame)
+    expected = ("b", 1) if backend.stores_nan else None, ("c", 2) if backend.stores_inf else None
+    named = ", ".join(f"'{name}' \\({n}\\)" for name, n in filter(None, expected))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SQLite: a NaN is stored as NULL (an excluded row)
+        with pytest.raises(sqlauc.DataError, match=rf"score column\(s\) {named} hold NaN"):
+            sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], by="label")

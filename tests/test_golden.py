@@ -142,19 +142,7 @@ def test_cases_cover_every_template():
 # --- 2. structural checks -------------------------------------------------------------------
 
 
-#: Known gap: the constant models relation of evaluate with several scores is a SELECT without
-#: FROM, which Oracle <= 21 refuses (it needs FROM DUAL; sqlglot does not add it).
-_NO_DUAL = pytest.mark.xfail(strict=True, reason="Oracle <= 21 needs FROM DUAL (models rows)")
-
-
-@pytest.mark.parametrize(
-    ("case", "dialect"),
-    [
-        pytest.param(c, d, marks=[_NO_DUAL] if (c, d) == ("evaluate_by_day", "oracle") else [])
-        for c, d in GOLDEN
-    ],
-    ids=_ids(GOLDEN),
-)
+@pytest.mark.parametrize(("case", "dialect"), GOLDEN, ids=_ids(GOLDEN))
 def test_golden_file_structure(case, dialect):
     sql = regenerate.path(case, dialect).read_text(encoding="utf-8")
     assert structure.problems(sql, dialect) == []
@@ -400,6 +388,7 @@ def events():
     con.register("events_frame", frame)
     con.execute("CREATE TABLE analytics.events AS SELECT * FROM events_frame")
     con.unregister("events_frame")
+    con.execute("CREATE VIEW dual AS SELECT 'X' AS dummy")  # Oracle's one-row table
     native = {}
     for case in CASES:
         cursor = con.execute(regenerate.render(case, "duckdb"))
@@ -542,6 +531,16 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
             low, high = delong_ci(y, s, w, level=level)
             pauc = partial_auc(y, s, max_fpr, w) if max_fpr else math.nan
             expected[(key, model)] = (auc, se, low, high, pauc, pos, neg)
+    k, read = len(options["scores"]), ref[ref["w"] != 0] if weighted else ref
+    null_score = read[[_EVALUATE_SCORES[m] for m in options["scores"]]].isna().any(axis=1)
+    counts = {
+        c: sum(r[c] for r in rows) for c in ("n_rows", "n_rows_excluded", "n_rows_null_score")
+    }
+    assert counts == {
+        "n_rows": k * len(read),  # every row once per model
+        "n_rows_excluded": k * int((read["y"].isna() | null_score).sum()),
+        "n_rows_null_score": k * int(null_score.sum()),
+    }
     got = {}
     for r in rows:
         if not r["n_used"]:

@@ -108,7 +108,7 @@ SPEC = MetricSpec(
     shape=shape,
     parameters=("label", "scores", "by", "weight", "pos_label", "where", "ci", "max_fpr"),
     required=("scores",),
-    overlays=("diagnostics", "weight_kind"),
+    overlays=("diagnostics", "weight_kind", "evaluate_rows"),
     keys=slice_keys,
     params=evaluate_params,
     sampled=False,
@@ -173,7 +173,10 @@ def evaluate(
     ----------
     con, table, label, weight, pos_label, where, dialect
         As in :func:`auc`. Ties count 1/2; a row with a NULL label is left out of every
-        model, a row with a NULL score out of that model only (diagnostics count them).
+        model, a row with a NULL score out of that model only. The
+        :class:`~sqlauc.ExcludedRowsWarning` counts rows of the table ("excluded X of N
+        rows": X rows left out of at least one model); NaN or infinite scores are a
+        :class:`~sqlauc.DataError` naming the score columns that hold them.
     scores : str or sequence of str, default ("score",)
         The score columns (the models), at least one, distinct.
     by : str or sequence of str, optional

@@ -3,6 +3,7 @@ WITH sqlauc_input AS (
     sqlauc_rows.by_1 AS by_1,
     sqlauc_rows.label AS label,
     sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.any_null_score AS any_null_score,
     sqlauc_models.model AS model,
     CASE sqlauc_models.model
       WHEN 'Score'
@@ -16,6 +17,7 @@ WITH sqlauc_input AS (
       "clicked" AS label_value,
       "Score" AS score_1,
       "gw_col" AS score_2,
+      CASE WHEN "Score" IS NULL OR "gw_col" IS NULL THEN 1 ELSE 0 END AS any_null_score,
       "user_id" AS by_1
     FROM "analytics"."events"
   ) AS sqlauc_rows
@@ -51,7 +53,9 @@ WITH sqlauc_input AS (
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    CAST(0 AS BIGINT) AS n_fractional_weight
+    CAST(0 AS BIGINT) AS n_fractional_weight,
+    COUNT(CASE WHEN label IS NULL OR any_null_score = 1 THEN 1 END) AS n_rows_excluded,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_rows_null_score
   FROM sqlauc_input
   GROUP BY
     by_1,
@@ -126,7 +130,9 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score
   FROM centred
   GROUP BY
     by_1,
@@ -183,5 +189,7 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score
 FROM with_se

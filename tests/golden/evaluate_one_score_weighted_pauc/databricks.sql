@@ -3,6 +3,7 @@ WITH sqlauc_input AS (
     sqlauc_rows.label AS label,
     sqlauc_rows.label_value AS label_value,
     sqlauc_rows.weight AS weight,
+    sqlauc_rows.any_null_score AS any_null_score,
     'Score' AS model,
     sqlauc_rows.score_1 AS score
   FROM (
@@ -10,7 +11,8 @@ WITH sqlauc_input AS (
       CAST(`clicked` = 1 AS INT) AS label,
       `clicked` AS label_value,
       CAST(`sample_w` AS DOUBLE) AS weight,
-      `Score` AS score_1
+      `Score` AS score_1,
+      CASE WHEN `Score` IS NULL THEN 1 ELSE 0 END AS any_null_score
     FROM `analytics`.`events`
   ) AS sqlauc_rows
 ), score_counts AS (
@@ -37,7 +39,9 @@ WITH sqlauc_input AS (
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight
+    COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
+    COUNT(CASE WHEN label IS NULL OR any_null_score = 1 THEN 1 END) AS n_rows_excluded,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_rows_null_score
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -132,7 +136,9 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score
   FROM centred
   GROUP BY
     model
@@ -196,5 +202,7 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score
 FROM with_se
