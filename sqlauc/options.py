@@ -41,7 +41,7 @@ class Options:
     max_fpr: float | None = None
     scores: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
-    ci: float | None = None
+    ci: float | None = 0.95
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
