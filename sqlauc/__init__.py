@@ -19,6 +19,7 @@ from sqlauc.errors import (
     UnsafeInputError,
 )
 from sqlauc.metrics.auc import auc
+from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
@@ -49,6 +50,7 @@ __all__ = [
     "__version__",
     "auc",
     "average_precision",
+    "compare",
     "compute",
     "evaluate",
     "gauc",

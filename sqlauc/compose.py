@@ -33,7 +33,17 @@ from sqlauc import templates
 INPUT_RELATION = "sqlauc_input"
 #: The columns of ``sqlauc_input`` (see :mod:`sqlauc.inputs`).
 INPUT_COLUMNS = frozenset(
-    {"label", "label_value", "score", "weight", "grp", "gw", "model", "any_null_score"}
+    {
+        "label",
+        "label_value",
+        "score",
+        "weight",
+        "grp",
+        "gw",
+        "model",
+        "any_null_score",
+        "baseline_score",
+    }
 )
 #: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
 SLICE_PREFIX = "by_"

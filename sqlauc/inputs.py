@@ -249,7 +249,9 @@ def _long(
     cross-joined with a constant K-row relation of the models' names (string literals of the
     resolved column names); ``score`` is ``CASE model WHEN 'a' THEN score_1 ... END``. No
     UNPIVOT (it translates nowhere) and no ``VALUES ... AS t(col)`` (SQLite). With one score
-    column there is no join: ``model`` is the literal.
+    column there is no join: ``model`` is the literal. With ``baseline_score`` needed
+    (:func:`sqlauc.compare`), the models are the score columns after the first, and each row
+    carries the first one's score as ``baseline_score``.
     """
     inner_needed = needed & {"label", "label_value", "weight"}
     inner = build(source, replace(roles, scores=()), positive, where, inner_needed, dialect,
@@ -279,8 +281,12 @@ def _long(
     projections: list[exp.Expr] = [exp.alias_(own(n), n) for n in slices if n in needed]
     projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight",
                     "any_null_score") if n in needed]  # fmt: skip
-    models = [exp.Literal.string(name) for name in roles.scores]
-    if k == 1:
+    paired = "baseline_score" in needed  # compare: the models after the baseline
+    if paired:
+        projections.append(exp.alias_(own(score_names[0]), "baseline_score"))
+    models = [exp.Literal.string(name) for name in roles.scores[1 if paired else 0 :]]
+    score_names = score_names[1 if paired else 0 :]
+    if len(models) == 1:
         projections.append(exp.alias_(models[0], "model"))
         projections.append(exp.alias_(own(score_names[0]), "score"))
         return exp.Select(expressions=projections).from_(rows, copy=False)

@@ -42,6 +42,7 @@ class Options:
     scores: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
     ci: float | None = 0.95
+    level: float = 0.95
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -326,8 +326,14 @@ def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
         values = [r[key] for r in rows if r.get(key) is not None]
         total[key] = pick(values) if values else None
     if plan_.roles.scores:
-        total |= _table_rows(total, len(plan_.roles.scores))
+        total |= _table_rows(total, _copies(rows))
     return total
+
+
+def _copies(rows: list[dict[str, Any]]) -> int:
+    """How many times the long input holds each row: once per model (the models after the
+    baseline for compare), and every (slice, model) has a row in the result."""
+    return max(1, len({row["model"] for row in rows}))
 
 
 def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
@@ -348,8 +354,12 @@ def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
 def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, int]:
     """NaN or infinite scores per score column (long input: the rows' ``model``)."""
     counts = dict.fromkeys(plan_.roles.scores, 0)
+    baseline = 0  # compare: the first score column beside each model's (every row K times)
     for row in rows:
         counts[row["model"]] += int(row.get("n_nonfinite_score") or 0)
+        baseline += int(row.get("n_nonfinite_baseline") or 0)
+    if baseline:
+        counts[plan_.roles.scores[0]] = baseline // _copies(rows)
     return {name: n for name, n in counts.items() if n}
 
 

@@ -12,6 +12,7 @@ from sqlauc.engines import open_engine
 from sqlauc.errors import InvalidParameterError
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
+from sqlauc.metrics.compare import check_scores
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.options import Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
@@ -46,6 +47,7 @@ def sql(
     scores: str | Sequence[str] | None = None,
     by: str | Sequence[str] | None = None,
     ci: float | None = 0.95,
+    level: float = 0.95,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -77,6 +79,9 @@ def sql(
     scores, by, ci
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
         (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``).
+    scores, by, level
+        For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
+        baseline), the p-value computed in the query).
 
     Returns
     -------
@@ -109,11 +114,14 @@ def sql(
     values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
-              "drop_intermediate": drop_intermediate, "max_fpr": max_fpr}  # fmt: skip
-    if metric == "evaluate":
+              "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
+              "level": level}  # fmt: skip
+    if metric in ("evaluate", "compare"):
         values = {k: v for k, v in values.items() if k != "score" and k != "method"}
         values |= {"scores": as_names(scores if scores is not None else ("score",)),
-                   "by": as_names(by) if by is not None else (), "ci": ci}  # fmt: skip
+                   "by": as_names(by) if by is not None else ()}  # fmt: skip
+        if metric == "compare":
+            check_scores("sql", values["scores"])
     elif scores is not None or by is not None:
         unused = "scores" if scores is not None else "by"
         raise invalid(unused, "sql", f"left unset for metric {metric!r}",

@@ -20,6 +20,7 @@ from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
     brute_roc,
+    delong_paired,
     delong_variance,
     gauc_reference,
     trapezoid,
@@ -335,8 +336,28 @@ def _reference_delong(frame: pd.DataFrame, data, options: dict) -> tuple[float, 
     return auc, se
 
 
-#: options a metric needs beyond the test data's defaults
-EXTRA_OPTIONS: dict[str, dict] = {"evaluate": {"scores": "score"}}
+def _reference_paired(frame: pd.DataFrame, data, options: dict) -> tuple[float, ...]:
+    return delong_paired(data.y, data.s, frame["g"].to_numpy(dtype=float), data.w)
+
+
+def _same_paired(got: pd.DataFrame, ref: tuple[float, ...]) -> bool:
+    auc1, auc2, diff, _, z, p = ref
+    row = got.iloc[0]
+    return bool(
+        len(got) == 1
+        and row["auc_baseline"] == pytest.approx(auc1, abs=TOL)
+        and row["auc"] == pytest.approx(auc2, abs=TOL)
+        and row["diff"] == pytest.approx(-diff, abs=TOL)
+        and row["z"] == pytest.approx(-z, abs=1e-9)
+        and row["p_value"] == pytest.approx(p, abs=1e-9)
+    )
+
+
+#: options a metric needs beyond the test data's defaults (compare: a baseline and a model)
+EXTRA_OPTIONS: dict[str, dict] = {
+    "evaluate": {"scores": "score"},
+    "compare": {"scores": ["score", "g"]},
+}
 
 #: metric -> (its independent reference, how to compare the result object with it). A metric
 #: added to the registry without an entry here fails test_every_metric_has_a_reference.
@@ -365,6 +386,7 @@ REFERENCES = {
             and got["auc_se"].iloc[0] == pytest.approx(ref[1], abs=TOL)
         ),
     ),
+    "compare": (_reference_paired, _same_paired),
 }
 
 

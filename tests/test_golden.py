@@ -33,6 +33,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+from statistics import NormalDist
 from typing import Any
 
 import duckdb
@@ -60,6 +61,7 @@ from reference import (
     brute_auc,
     brute_roc,
     delong_ci,
+    delong_paired,
     delong_variance,
     gauc_reference,
     partial_auc,
@@ -401,7 +403,7 @@ def events():
 def _sorted_rows(metric: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     if metric == "group_auc":  # no ORDER BY: sort by group, the NULL group last
         return sorted(rows, key=lambda r: (r[0] is None, r[0] if r[0] is not None else 0))
-    if metric == "evaluate":  # no ORDER BY: sort by (slice, model) or model
+    if metric in ("evaluate", "compare"):  # no ORDER BY: sort by (slice, model) or model
         return sorted(rows, key=lambda r: tuple((v is None, str(v)) for v in r[:2]))
     return rows
 
@@ -467,6 +469,8 @@ TSQL_PLAIN_LOSSY = {
     "auc_partial",
     "evaluate_by_day",
     "evaluate_one_score_weighted_pauc",
+    "compare_by_day",
+    "compare_weighted",
     "roc_curve",
     "roc_curve_all_points_weighted_string_label",
     "group_auc_rank_column",
@@ -501,7 +505,7 @@ def test_tsql_sql_transpiled_back_as_is(events, case):
 
 
 #: evaluate's score columns in the reference frame of test_duckdb_rendering_matches_the_references
-_EVALUATE_SCORES = {SCORE: "score", GROUP_WEIGHT: "gw"}
+_EVALUATE_SCORES = {SCORE: "score", GROUP_WEIGHT: "gw", WEIGHT: "w"}
 
 
 def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
@@ -560,6 +564,38 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
                 key, model, what, g, e)  # fmt: skip
 
 
+def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
+    """compare's rows against the brute-force paired DeLong reference per (slice, model)."""
+    weighted, by = "weight" in options, options.get("by", ())
+    baseline, *models = (_EVALUATE_SCORES[m] for m in options["scores"])
+    parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
+    z_level = NormalDist().inv_cdf(1 - (1 - options.get("level", 0.95)) / 2)
+    checked = 0
+    for key, part in parts:
+        for name, model in zip(options["scores"][1:], models, strict=True):
+            usable = part[part["y"].notna() & part[baseline].notna() & part[model].notna()]
+            usable = usable[usable["w"] != 0] if weighted else usable
+            y = usable["y"].to_numpy() == 1
+            w = usable["w"].to_numpy() if weighted else None
+            [r] = [r for r in rows if r["model"] == name and (not by or (
+                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+            got = {c: math.nan if r[c] is None else float(r[c]) for c in r if c != "model"}
+            if y.all() or not y.any():
+                assert math.isnan(got["auc"]) and math.isnan(got["z"]), (key, name)
+                continue
+            a1, a2, diff, var, z, p = delong_paired(y, usable[baseline], usable[model], w)
+            half = z_level * math.sqrt(var) if not math.isnan(var) else math.nan
+            want = {"auc_baseline": a1, "auc": a2, "diff": -diff, "diff_low": -diff - half,
+                    "diff_high": -diff + half, "z": -z, "p_value": p}  # fmt: skip
+            for column, value in want.items():
+                tol = 1e-9 if column in ("z", "p_value") else TOL
+                ok = math.isnan(got[column]) if math.isnan(value) else (
+                    got[column] == pytest.approx(value, abs=tol, rel=0))  # fmt: skip
+                assert ok, (key, name, column, got[column], value)
+            checked += 1
+    assert checked > (3 if by else 0)
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_duckdb_rendering_matches_the_references(events, case):
     """The baseline of the meaning check is right: the brute-force pair count, per case."""
@@ -583,6 +619,9 @@ def test_duckdb_rendering_matches_the_references(events, case):
     weighted = "weight" in options
     if metric == "evaluate":
         _check_evaluate(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
+        return
+    if metric == "compare":
+        _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
     if metric in ("auc", "roc_curve"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]

@@ -110,6 +110,9 @@ def test_frames_need_the_embedded_engine():
         ({"metric": "evaluate", "ci": 2}, "ci"),
         ({"metric": "auc", "scores": ["a"]}, "scores"),
         ({"metric": "auc", "by": "a"}, "by"),
+        ({"metric": "compare", "scores": ["a"]}, "scores"),
+        ({"metric": "compare", "scores": ["a", "b"], "level": 0}, "level"),
+        ({"metric": "evaluate", "level": 0.9}, "level"),
     ],
 )
 def test_sql_refuses_invalid_options(options, parameter):
@@ -201,10 +204,48 @@ def test_evaluate_refuses_unusable_connections():
     _assert_shape(info.value, "con", "evaluate")
 
 
+#: compare: (parameter, an invalid value)
+COMPARE_INVALID = [
+    ("label", 3),
+    ("scores", ["score"]),
+    ("scores", ["score", "score"]),
+    ("scores", 3),
+    ("by", 3),
+    ("by", "diff"),
+    ("weight", 1.5),
+    ("pos_label", None),
+    ("where", 5),
+    ("level", 1.0),
+    ("level", None),
+    ("dialect", 5),
+]
+
+
+@pytest.mark.parametrize(("parameter", "value"), COMPARE_INVALID)
+def test_compare_refuses_invalid_options(parameter, value):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(None, FRAME, **{"scores": ["score", "g"], parameter: value})
+    _assert_shape(info.value, parameter, "compare")
+
+
+@pytest.mark.parametrize("table", [3, None, (), ("schema", 4), object()])
+def test_compare_refuses_invalid_tables(table):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(None, table, scores=["a", "b"])
+    _assert_shape(info.value, "table", "compare")
+
+
+def test_compare_refuses_unusable_connections():
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(Unusable(), "t", scores=["a", "b"])
+    _assert_shape(info.value, "con", "compare")
+
+
 def test_every_public_function_is_covered():
     covered = {
         *METRIC_FUNCTIONS,
         "evaluate",
+        "compare",
         "sql",
         "compute",
         "ref",
