@@ -16,7 +16,9 @@
 --   pos_eq_j, neg_eq_j  the weights with the same score_j
 --   V10_j = (N - neg_ge_j + neg_eq_j / 2) / N   (the placement of the combination's positives)
 --   V01_j = (pos_ge_j - pos_eq_j / 2) / P       (that of its negatives)
---   t_j = sum pos_w V10_j / P (the AUC, ties 1/2), d_j = V_j - t_j per row, and
+--   t_j = sum pos_w V10_j / P = (P N - sum pos_w (neg_ge_j - neg_eq_j / 2)) / (P N) (the AUC,
+--         ties 1/2; written as the second form, a sum of halves of whole numbers with frequency
+--         weights, so it is exact whatever order the engine sums in), d_j = V_j - t_j, and
 --   var_diff = sum pos_w (d_1 - d_2)^2 / ((P - 1) P) + sum neg_w (d_1 - d_2)^2 / ((N - 1) N)
 -- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L').
 --   diff = t_2 - t_1, diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
@@ -103,8 +105,10 @@ placed AS (
 centred AS (
     SELECT
         *,
-        SUM(pos_w * v10_1) OVER () / NULLIF(p_total, 0) AS t_1,
-        SUM(pos_w * v10_2) OVER () / NULLIF(p_total, 0) AS t_2
+        (p_total * n_total - SUM(pos_w * (neg_ge_1 - 0.5 * neg_eq_1)) OVER ())
+            / NULLIF(p_total * n_total, 0) AS t_1,
+        (p_total * n_total - SUM(pos_w * (neg_ge_2 - 0.5 * neg_eq_2)) OVER ())
+            / NULLIF(p_total * n_total, 0) AS t_2
     FROM placed
 ),
 totals AS (

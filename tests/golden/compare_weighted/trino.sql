@@ -110,8 +110,16 @@ WITH sqlauc_input AS (
 ), centred AS (
   SELECT
     *,
-    CAST(SUM(pos_w * v10_1) OVER (PARTITION BY model) AS DOUBLE) / NULLIF(p_total, 0) AS t_1,
-    CAST(SUM(pos_w * v10_2) OVER (PARTITION BY model) AS DOUBLE) / NULLIF(p_total, 0) AS t_2
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_1 - 0.5 * neg_eq_1
+      )) OVER (PARTITION BY model)
+    ) AS DOUBLE) / NULLIF(p_total * n_total, 0) AS t_1,
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_2 - 0.5 * neg_eq_2
+      )) OVER (PARTITION BY model)
+    ) AS DOUBLE) / NULLIF(p_total * n_total, 0) AS t_2
   FROM placed
 ), totals AS (
   SELECT
