@@ -76,7 +76,8 @@ WITH walked AS (
                 THEN CASE WHEN :weighted = 1 THEN weight ELSE CAST(1.0 AS DOUBLE) END
                 ELSE 0.0
             END AS pos_w,
-            CASE WHEN score IS NOT NULL AND label = 1 THEN 1 ELSE 0 END AS is_pos,
+            -- a BIGINT, so its running SUM is 64-bit on every engine (T-SQL's SUM of INT is not)
+            CAST(CASE WHEN score IS NOT NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
             CASE WHEN score IS NOT NULL AND label = 0
                 THEN CASE WHEN :weighted = 1 THEN weight ELSE CAST(1.0 AS DOUBLE) END
                 ELSE 0.0

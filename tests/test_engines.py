@@ -140,7 +140,9 @@ def test_roc_curve_formulations_agree_with_nulls(backend, weights):
     usable = ~(frame["label"].isna() | frame["score"].isna()).to_numpy()
     if weights is not None:
         usable &= frame["w"].to_numpy() != 0
-    reference = brute_roc(data.y[usable], data.s[usable], None if data.w is None else data.w[usable])
+    reference = brute_roc(
+        data.y[usable], data.s[usable], None if data.w is None else data.w[usable]
+    )
     for method, got in results.items():
         assert got.method == method
         fields = ("n_rows", "n_used", "n_excluded", "n_null_label", "n_null_score",

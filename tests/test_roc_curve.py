@@ -23,6 +23,8 @@ METHODS = list(sqlauc.metrics.get("roc_curve").formulations)
 @pytest.fixture(params=METHODS)
 def method(request):
     return request.param
+
+
 COLUMNS = ["threshold", "fpr", "tpr", "tp", "fp"]
 
 
@@ -77,7 +79,9 @@ def test_full_curve_equals_sklearn(con, seed, kind, weights, method):
 
 
 @pytest.mark.parametrize(("seed", "kind", "weights"), CASES)
-def test_dropped_curve_keeps_area_and_removes_every_collinear_point(con, seed, kind, weights, method):
+def test_dropped_curve_keeps_area_and_removes_every_collinear_point(
+    con, seed, kind, weights, method
+):
     data = make_data(1100 + seed, 60 + 40 * seed, kind=kind, weights=weights)
     if weights == "float":
         # dyadic weights keep the counts exact, so collinearity is decidable exactly
@@ -214,3 +218,22 @@ def test_dropped_curve_with_arbitrary_float_weights(con, seed, method):
     # sqlauc drops every collinear point, sklearn only some: never more points than sklearn
     _, _, sk_thresholds = roc_curve(data.y, data.s, sample_weight=data.w)
     assert len(kept) <= len(sk_thresholds)
+
+
+@pytest.mark.parametrize("weights", [None, "float"])
+@pytest.mark.parametrize(("kind", "expected"), [("continuous", "rows"), ("round2", "grouped")])
+def test_auto_samples_and_picks_rows_for_distinct_scores(con, kind, expected, weights):
+    data = make_data(1500, 12_000, kind=kind, weights=weights)
+    load(con, "t", data.frame)
+    got = sqlauc.compute("roc_curve", con, "t", weight=data.weight, drop_intermediate=False)
+    assert got.method == expected
+    sql = sqlauc.sql("roc_curve", "t", con=con, weight=data.weight)
+    assert ("walked" in sql) == (expected == "rows")  # sql() runs what the call runs
+    other = "grouped" if expected == "rows" else "rows"
+    forced = sqlauc.roc_curve(con, "t", weight=data.weight, drop_intermediate=False, method=other)
+    pd.testing.assert_frame_equal(got.curve, forced, check_exact=weights is None, rtol=1e-12)
+    # without a connection (a warehouse's SQL), auto renders the grouped formulation; the
+    # distributed dialects keep it too
+    for dialect in ("duckdb", "spark"):
+        assert "walked" not in sqlauc.sql("roc_curve", "t", dialect=dialect)
+    assert "walked" in sqlauc.sql("roc_curve", "t", method="rows")
