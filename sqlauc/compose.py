@@ -57,6 +57,9 @@ class Formulation:
         The aggregate steps that receive the overlays' ``totals`` columns (which add the
         per-key columns up again); ``""`` is the final SELECT (then the final columns are not
         appended a second time).
+    rows : bool
+        Whether the formulation works over rows: the stages it reads are made per-row (each
+        input row its own key, see :func:`per_row`).
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -67,6 +70,7 @@ class Formulation:
     per_key: str | None = "score_counts"
     row_totals: str | None = None
     totals: tuple[str, ...] = ("totals",)
+    rows: bool = False
     weighted: bool = True
     uses_negative: bool = False
 
@@ -190,6 +194,32 @@ def _aggregates(select: exp.Select) -> bool:
     )
 
 
+_BIGINT = exp.DataType.build("BIGINT")
+
+
+def _row_value(node: exp.Expr) -> exp.Expr:
+    if not isinstance(node, exp.AggFunc) or isinstance(node.parent, exp.Window):
+        return node
+    one = exp.Cast(this=exp.Literal.number(1), to=_BIGINT.copy())
+    if isinstance(node, exp.Count):
+        if isinstance(node.this, exp.Star):
+            return one
+        zero = exp.Cast(this=exp.Literal.number(0), to=_BIGINT.copy())
+        known = exp.Is(this=node.this.copy(), expression=exp.Null()).not_()
+        return exp.Case(ifs=[exp.If(this=known, true=one)], default=zero)
+    if isinstance(node, (exp.Sum, exp.Min, exp.Max)):
+        return exp.Paren(this=node.this.copy())
+    raise NotImplementedError(f"no per-row value for {node.sql()}")
+
+
+def per_row(select: exp.Select) -> None:
+    """Make an aggregating stage per row (in place): each input row is its own key, so the
+    GROUP BY goes and each aggregate becomes the row's own value (COUNT(*) is 1, COUNT(x) is
+    1 or 0, SUM, MIN and MAX of x are x). The stage's columns mean the same, per row."""
+    select.set("group", None)
+    select.set("expressions", [p.transform(_row_value, copy=False) for p in select.expressions])
+
+
 def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
     to its GROUP BY (one is added where it aggregates without one), and to its projection,
@@ -244,6 +274,21 @@ def _final(projection: exp.Expr, when: exp.Expr | None) -> exp.Expr:
     return exp.alias_(case, alias, copy=False)
 
 
+def _stages(names: list[str]) -> list[str]:
+    """The stage templates read, with the stages they read, dependencies first."""
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        for read in sorted(templates.reads(name)):
+            visit(read)
+        if name not in order:
+            order.append(name)
+
+    for name in names:
+        visit(name)
+    return order
+
+
 def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     """The composed CTEs (without ``sqlauc_input``) and final SELECT, parameters unfilled."""
     formulation = composition.formulation
@@ -252,20 +297,20 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     core.set("with_", None)
     relations = dict(composition.relations)
     ctes: list[exp.CTE] = []
-    read = sorted(templates.reads(formulation.template) | set(relations))
     keyed: list[exp.Select] = []
-    for relation in read:
-        if relation in relations:
-            sub_ctes, sub_main = _body(relations[relation])
-            ctes.extend(sub_ctes)
-        else:
-            stage = templates.parse(relation)
-            sub_ctes, sub_main = _ctes(stage), stage
-            stage.set("with_", None)
-            ctes.extend(sub_ctes)
-            keyed.extend(c.this for c in sub_ctes)
-            keyed.append(sub_main)
+    for relation in sorted(relations):
+        sub_ctes, sub_main = _body(relations[relation])
+        ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+    for stage_name in _stages(sorted(templates.reads(formulation.template))):
+        stage = templates.parse(stage_name)
+        stage_ctes = _ctes(stage)
+        stage.set("with_", None)
+        if formulation.rows:
+            per_row(stage)
+        keyed.extend([*(c.this for c in stage_ctes), stage])
+        ctes.extend(stage_ctes)
+        ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(stage_name))))
     ctes.extend(own)
     if composition.grouped:
         for select in [*keyed, *(c.this for c in own), core]:
@@ -328,7 +373,7 @@ def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
 def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template
-    used = {core, *composition.overlays, *templates.reads(core)}
+    used = {core, *composition.overlays, *_stages(sorted(templates.reads(core)))}
     for _, sub in composition.relations:
         used |= templates_used(sub)
     return used

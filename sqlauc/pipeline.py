@@ -243,6 +243,7 @@ def render(
     params: dict[str, compose.Param] = {
         "weighted": bound.roles.weight is not None,
         "negative_known": negative is not None,
+        "group_weight": "none",  # the group metrics' params say which
         **spec.params(options),
     }
     composition = spec.composition(method)

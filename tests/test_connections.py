@@ -110,7 +110,9 @@ def test_unknown_driver_needs_dialect():
     inner = sqlite3.connect(":memory:")
     FRAME.to_sql("t", inner, index=False)
     con = UnknownDriverConnection(inner)
-    with pytest.raises(ValueError, match="pass dialect="):
+    with pytest.raises(
+        sqlauc.InvalidParameterError, match=r"'dialect' parameter of auc\(\) must be given"
+    ):
         sqlauc.auc(con, "t")
     assert sqlauc.auc(con, "t", dialect="sqlite") == pytest.approx(EXPECTED, abs=1e-12)
     inner.close()
@@ -129,7 +131,7 @@ def test_dialect_overrides_detection():
 
 def test_unsupported_connections_are_type_errors():
     for bad in (object(), 42, "postgresql://x", sqlite3):
-        with pytest.raises(TypeError, match="unsupported connection"):
+        with pytest.raises(TypeError, match="'con' parameter of auc"):
             sqlauc.auc(bad, "t")
 
 
