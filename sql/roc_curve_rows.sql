@@ -26,7 +26,7 @@
 -- (method="auto" chooses from a sample). No GROUPS frame, no NULLS LAST (one DESC order).
 WITH walked AS (
     -- the one window (one sort); walked is read three times (DuckDB materializes it), so it
-    -- carries sqlauc_input's columns (*: only those the query reads are built) and small flags
+    -- carries counted's columns per row (*: only those the query reads are built) and flags
     SELECT
         *,
         DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
@@ -72,18 +72,11 @@ WITH walked AS (
         SELECT
             *,
             CASE WHEN label IS NOT NULL THEN score END AS used_score,
-            CASE WHEN score IS NOT NULL AND label = 1
-                THEN CASE WHEN :weighted = 1 THEN weight ELSE CAST(1.0 AS DOUBLE) END
-                ELSE 0.0
-            END AS pos_w,
+            CASE WHEN score IS NOT NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
             -- a BIGINT, so its running SUM is 64-bit on every engine (T-SQL's SUM of INT is not)
             CAST(CASE WHEN score IS NOT NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
-            CASE WHEN score IS NOT NULL AND label = 0
-                THEN CASE WHEN :weighted = 1 THEN weight ELSE CAST(1.0 AS DOUBLE) END
-                ELSE 0.0
-            END AS neg_w
-        FROM sqlauc_input
-        WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
+            CASE WHEN score IS NOT NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+        FROM counted
     ) AS usable
 ),
 totals AS (

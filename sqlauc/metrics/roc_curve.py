@@ -27,7 +27,12 @@ RocMethod = Literal["auto", "grouped", "rows"]
 FORMULATIONS = {
     "grouped": Formulation("roc_curve"),
     "rows": Formulation(
-        "roc_curve_rows", per_key=None, row_totals="totals", totals=(), uses_negative=True
+        "roc_curve_rows",
+        per_key=None,
+        row_totals="totals",
+        totals=(),
+        rows=True,
+        uses_negative=True,
     ),
 }
 
