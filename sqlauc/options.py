@@ -19,7 +19,7 @@ from typing import Any
 from sqlauc.errors import InvalidParameterError
 from sqlauc.inputs import PosLabel
 
-METHODS = ("auto", "grouped", "rank", "bucketed")
+METHODS = ("auto", "grouped", "rank", "bucketed", "rows")
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 __all__ = ["Options", "PosLabel", "invalid", "validate"]

@@ -218,13 +218,16 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
     """The formulation to run (pure; :func:`refuse` has checked ``method``).
 
     ``method="auto"``: the dialect's default formulation where the metric follows it (the
-    bucketed one for ``auc`` on Spark), else what the sample says, else ``"grouped"``.
+    bucketed one for ``auc`` on Spark), else what the sample says (the metric's
+    ``distinct_method`` when the keys are mostly distinct), else ``"grouped"``.
     """
     if method == "auto":
         if spec.dialect_default and dialect.default_method is not None:
             method = dialect.default_method
         elif sample is not None:
             method = sample.method()
+            if method == "rank":  # mostly distinct keys: the metric's formulation over rows
+                method = spec.distinct_method
         else:
             method = "grouped"
     method = spec.resolve_method(method)
@@ -277,10 +280,12 @@ def plan(
     refuse(spec, options, dialect)
     bound = bind(options, source, engine, dialect)
     sample = None
+    distinct = spec.formulations.get(spec.distinct_method)
     wants_sample = (
         options.method == "auto"
         and spec.sampled
-        and bound.roles.weight is None
+        and distinct is not None
+        and (bound.roles.weight is None or distinct.weighted)
         and not (spec.dialect_default and dialect.default_method is not None)
     )
     if wants_sample and engine is not None and engine.can_sample():

@@ -11,6 +11,7 @@ from sqlauc.engines import open_engine
 from sqlauc.errors import InvalidParameterError
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
+from sqlauc.metrics.roc_curve import RocMethod
 from sqlauc.options import Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
 
@@ -36,7 +37,7 @@ def sql(
     weight: str | None = None,
     pos_label: PosLabel = 1,
     where: str | None = None,
-    method: Method = "auto",
+    method: Method | RocMethod = "auto",
     group: str | None = None,
     group_weight: str = "impressions",
     drop_intermediate: bool = True,
