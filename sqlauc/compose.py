@@ -57,9 +57,13 @@ class Formulation:
         The aggregate steps that receive the overlays' ``totals`` columns (which add the
         per-key columns up again); ``""`` is the final SELECT (then the final columns are not
         appended a second time).
+    stages : tuple of (str, str)
+        Relations the core reads that this formulation provides from a template of its own:
+        ``(("roc_steps", "roc_steps_rows"),)`` makes ``roc_curve.sql`` read the rows
+        formulation's points (a relation not listed is the template of its name).
     rows : bool
-        Whether the formulation works over rows: the stages it reads are made per-row (each
-        input row its own key, see :func:`per_row`).
+        Whether the formulation works over rows: the shared stages it reads are made per-row
+        (each input row its own key, see :func:`per_row`).
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -70,6 +74,7 @@ class Formulation:
     per_key: str | None = "score_counts"
     row_totals: str | None = None
     totals: tuple[str, ...] = ("totals",)
+    stages: tuple[tuple[str, str], ...] = ()
     rows: bool = False
     weighted: bool = True
     uses_negative: bool = False
@@ -274,18 +279,21 @@ def _final(projection: exp.Expr, when: exp.Expr | None) -> exp.Expr:
     return exp.alias_(case, alias, copy=False)
 
 
-def _stages(names: list[str]) -> list[str]:
-    """The stage templates read, with the stages they read, dependencies first."""
-    order: list[str] = []
+def _stages(formulation: Formulation) -> list[tuple[str, str]]:
+    """(relation, template) of the stages the core reads, with the stages those read,
+    dependencies first; the formulation's own ``stages`` replace the templates of their name."""
+    provided = dict(formulation.stages)
+    order: list[tuple[str, str]] = []
 
-    def visit(name: str) -> None:
-        for read in sorted(templates.reads(name)):
+    def visit(relation: str) -> None:
+        template = provided.get(relation, relation)
+        for read in sorted(templates.reads(template)):
             visit(read)
-        if name not in order:
-            order.append(name)
+        if (relation, template) not in order:
+            order.append((relation, template))
 
-    for name in names:
-        visit(name)
+    for relation in sorted(templates.reads(formulation.template) | set(provided)):
+        visit(relation)
     return order
 
 
@@ -302,15 +310,16 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         sub_ctes, sub_main = _body(relations[relation])
         ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
-    for stage_name in _stages(sorted(templates.reads(formulation.template))):
-        stage = templates.parse(stage_name)
+    own_stages = {template for _, template in formulation.stages}
+    for relation, template in _stages(formulation):
+        stage = templates.parse(template)
         stage_ctes = _ctes(stage)
         stage.set("with_", None)
-        if formulation.rows:
-            per_row(stage)
+        if formulation.rows and template not in own_stages:
+            per_row(stage)  # a shared stage, read per row
         keyed.extend([*(c.this for c in stage_ctes), stage])
         ctes.extend(stage_ctes)
-        ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(stage_name))))
+        ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     ctes.extend(own)
     if composition.grouped:
         for select in [*keyed, *(c.this for c in own), core]:
@@ -373,7 +382,8 @@ def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
 def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template
-    used = {core, *composition.overlays, *_stages(sorted(templates.reads(core)))}
+    stages = {template for _, template in _stages(composition.formulation)}
+    used = {core, *composition.overlays, *stages}
     for _, sub in composition.relations:
         used |= templates_used(sub)
     return used

@@ -25,9 +25,10 @@ RocMethod = Literal["auto", "grouped", "rows"]
 #: then runs over the distinct scores; "rows" runs one window over the sorted rows (faster
 #: when scores are nearly all distinct, far slower when they repeat). Both take weights.
 FORMULATIONS = {
-    "grouped": Formulation("roc_curve"),
+    "grouped": Formulation("roc_curve", stages=(("roc_steps", "roc_steps"),)),
     "rows": Formulation(
-        "roc_curve_rows",
+        "roc_curve",
+        stages=(("roc_steps", "roc_steps_rows"),),
         per_key=None,
         row_totals="totals",
         totals=(),

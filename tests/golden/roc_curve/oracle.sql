@@ -60,16 +60,16 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM score_counts
-), points AS (
+), roc_steps AS (
   SELECT
     ROW_NUMBER() OVER (ORDER BY score DESC NULLS LAST) AS point,
     score AS threshold,
     SUM(pos_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
     SUM(neg_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-    pos_w,
-    neg_w,
-    LEAD(pos_w) OVER (ORDER BY score DESC NULLS LAST) AS next_pos_w,
-    LEAD(neg_w) OVER (ORDER BY score DESC NULLS LAST) AS next_neg_w
+    pos_w AS in_pos_w,
+    neg_w AS in_neg_w,
+    LEAD(pos_w) OVER (ORDER BY score DESC NULLS LAST) AS out_pos_w,
+    LEAD(neg_w) OVER (ORDER BY score DESC NULLS LAST) AS out_neg_w
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0
@@ -88,9 +88,9 @@ WITH sqlauc_input AS (
     CAST(threshold AS BINARY_DOUBLE) AS threshold,
     tp,
     fp,
-    CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,
+    CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
     0 AS is_origin
-  FROM points
+  FROM roc_steps
 )
 SELECT
   flagged.point,

@@ -79,10 +79,10 @@ WITH sqlauc_input AS (
     in_tie = 1 AND NOT used_score IS NULL
   GROUP BY
     point
-), steps AS (
+), roc_steps AS (
   SELECT
     ends.point AS point,
-    ends.used_score AS used_score,
+    ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
     CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
@@ -108,12 +108,12 @@ WITH sqlauc_input AS (
   UNION ALL
   SELECT
     point,
-    CAST(used_score AS FLOAT64) AS threshold,
+    CAST(threshold AS FLOAT64) AS threshold,
     tp,
     fp,
     CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
     0 AS is_origin
-  FROM steps
+  FROM roc_steps
 )
 SELECT
   flagged.point,
