@@ -4,7 +4,8 @@
 -- without grouping: it is faster than grouping when scores are nearly all distinct.
 -- NULL rule: used_label is the label of a row that has both a label and a score (NULL
 -- otherwise); such rows are excluded and counted (diagnostics.sql, whose counts the composer
--- appends to totals: this formulation's per-key stage is the row). Over all rows sorted by
+-- appends to totals). Reads counted (counted.sql) per row: the composer makes each input row
+-- its own key (n_rows = 1), so the diagnostics read the same columns as everywhere. Over all rows sorted by
 -- used_score NULLS LAST — used_score is the score of a row with a label, NULL for the unusable
 -- rows, so they sort last and never change a usable row's rank —
 --   RANK()               = 1 + (usable rows with a lower score)     lowest rank of the tie
@@ -18,7 +19,7 @@
 -- an integer as in auc.sql (exact while n_all * P < 4.5e15: each k / n is within 2^-53 of
 -- its value) and the AUC has the same bits as the grouped formulation's.
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp.
--- Reads sqlauc_input(label, label_value, score) like auc.sql; unweighted input only.
+-- Unweighted input only.
 WITH ranked AS (
     SELECT
         *,
@@ -33,7 +34,7 @@ WITH ranked AS (
             *,
             CASE WHEN score IS NOT NULL THEN CAST(label AS BIGINT) END AS used_label,
             CASE WHEN label IS NOT NULL THEN score END AS used_score
-        FROM sqlauc_input
+        FROM counted
     ) AS usable
 ),
 totals AS (

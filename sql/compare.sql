@@ -1,12 +1,13 @@
 -- compare: the paired DeLong test of a model against the baseline on the same rows, per
 -- (slice, model); one scan of the table whatever the number of models and slices.
 --
--- Reads sqlauc_input(label, weight, baseline_score, score): the long input of sqlauc/inputs.py
--- with one row per (row, model), model running over the score columns after the first (the
--- baseline), whose score is carried beside as baseline_score; the composer adds the keys
+-- Reads counted (counted.sql, keyed by baseline_score too: Formulation.counted_keys) over the
+-- long input of sqlauc/inputs.py, with one row per (row, model), model running over the score
+-- columns after the first (the baseline), whose score is carried beside as baseline_score;
+-- w is a row group's weight (its row count when unweighted); the composer adds the keys
 -- by_1 .. by_S and model to every stage. A row is used in a comparison when its label and both
 -- scores are not NULL (a NULL-score combination keeps pos_w = neg_w = 0). Zero-weight rows are
--- dropped as if absent; weights are frequency weights (a weight-k row is k rows).
+-- dropped as if absent (counted.sql); weights are frequency weights (a weight-k row is k rows).
 --
 -- combos: one row per distinct (baseline score s1, model score s2) with the summed positive
 -- and negative weights pos_w, neg_w. For j = 1 (baseline) and 2 (model), per combination:
@@ -45,16 +46,13 @@ WITH combos AS (
         score,
         CASE
             WHEN score IS NULL OR baseline_score IS NULL THEN 0.0
-            WHEN :weighted = 1 THEN SUM(CASE WHEN label = 1 THEN weight ELSE 0.0 END)
-            ELSE CAST(COUNT(CASE WHEN label = 1 THEN 1 END) AS DOUBLE)
+            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
         END AS pos_w,
         CASE
             WHEN score IS NULL OR baseline_score IS NULL THEN 0.0
-            WHEN :weighted = 1 THEN SUM(CASE WHEN label = 0 THEN weight ELSE 0.0 END)
-            ELSE CAST(COUNT(CASE WHEN label = 0 THEN 1 END) AS DOUBLE)
+            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
         END AS neg_w
-    FROM sqlauc_input
-    WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
+    FROM counted
     GROUP BY baseline_score, score
 ),
 running AS (

@@ -4,8 +4,10 @@
 -- (sqlauc/compose.py) appends the per_key columns to the metric's per-key stage (one row per
 -- distinct score, per (group, score), or, for the formulations over rows, directly to the
 -- aggregate over the rows), the totals columns to each of the metric's aggregate steps, and the
--- final columns to its result. Every per-key column is a COUNT, MIN, MAX or SUM, so the totals
--- add them up again (SUM, MIN, MAX) at any level: over scores, buckets, groups (gauc).
+-- final columns to its result. The per_key columns read counted (counted.sql): n_rows identical
+-- rows per row, so every count is a SUM of n_rows over a few rows per distinct score. Every
+-- per-key column is a SUM, MIN or MAX, so the totals add them up again at any level: over
+-- scores, buckets, groups (gauc).
 --   n_rows             rows read (after where=; zero-weight rows are dropped as if absent)
 --   n_used             rows used: label and score not NULL (and group, for group metrics: the
 --                      input's coded label is NULL for a NULL group, see sqlauc/inputs.py)
@@ -20,26 +22,24 @@
 --   max_label_code     with :negative_known, 2 when a label is neither class (see inputs.py)
 --   neg_label_min/max  without :negative_known, the smallest and largest negative label seen:
 --                      two different values mean more than two labels
--- Counts use COUNT (64-bit everywhere, COUNT_BIG in T-SQL), never a SUM of 1s per row.
+-- n_rows is a COUNT (64-bit everywhere, COUNT_BIG in T-SQL): the sums are 64-bit.
 WITH per_key AS (
     SELECT
-        COUNT(*) AS n_rows,
-        COUNT(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN 1 END) AS n_used,
-        COUNT(*) - COUNT(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN 1 END)
+        SUM(n_rows) AS n_rows,
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN n_rows ELSE 0 END) AS n_used,
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN 0 ELSE n_rows END)
             AS n_excluded,
-        COUNT(*) - COUNT(label_value) AS n_null_label,
-        COUNT(*) - COUNT(score) AS n_null_score,
-        COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-        CASE WHEN :weighted = 1
-            THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
-            ELSE CAST(0 AS BIGINT)
-        END AS n_bad_weight,
+        SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+        SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+        SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END)
+            AS n_nonfinite_score,
+        SUM(n_bad_weight) AS n_bad_weight,
         CASE WHEN :negative_known = 1 THEN MAX(label) ELSE 0 END AS max_label_code,
         CASE WHEN :negative_known = 0 THEN MIN(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_min,
         CASE WHEN :negative_known = 0 THEN MAX(CASE WHEN label = 0 THEN label_value END) END
             AS neg_label_max
-    FROM sqlauc_input
+    FROM counted
 ),
 totals AS (
     SELECT

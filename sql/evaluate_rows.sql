@@ -7,11 +7,17 @@
 --   n_rows_null_score  copies of rows with a NULL score in at least one score column (also / K)
 -- Zero-weight rows are dropped as if absent (score_counts.sql), so every row counted has its K
 -- copies counted: the sums over (slice, model) are multiples of K.
-WITH per_key AS (
-    SELECT
-        COUNT(CASE WHEN label IS NULL OR any_null_score = 1 THEN 1 END) AS n_rows_excluded,
-        COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_rows_null_score
+-- The flag is per row, not a function of counted's key, so this overlay adds its count to
+-- counted (its counted step; sqlauc/compose.py) and sums it up from there.
+WITH counted AS (
+    SELECT COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
     FROM sqlauc_input
+),
+per_key AS (
+    SELECT
+        SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+        SUM(n_any_null_score) AS n_rows_null_score
+    FROM counted
 ),
 totals AS (
     SELECT

@@ -10,20 +10,14 @@
 --   n_pos_rows          positive rows used (unweighted: gauc's positives_share)
 --   n_null_group        rows whose group is NULL (excluded; their label is NULL in the input)
 --   n_bad_group_weight  NULL, negative or non-finite gw values ('column' only)
--- Reads sqlauc_input(label, score, grp, gw) and the metric's positives and negatives.
+-- Reads counted (counted.sql) and the metric's positives and negatives.
 WITH per_key AS (
     SELECT
-        CASE WHEN :group_weight = 'column'
-            THEN SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END)
-            ELSE CAST(NULL AS DOUBLE)
-        END AS gw_sum,
-        COUNT(CASE WHEN label = 1 AND score IS NOT NULL THEN 1 END) AS n_pos_rows,
-        COUNT(*) - COUNT(grp) AS n_null_group,
-        CASE WHEN :group_weight = 'column'
-            THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
-            ELSE CAST(0 AS BIGINT)
-        END AS n_bad_group_weight
-    FROM sqlauc_input
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END) AS gw_sum,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
+        SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
+        SUM(n_bad_group_weight) AS n_bad_group_weight
+    FROM counted
 ),
 totals AS (
     SELECT

@@ -4,43 +4,19 @@
 -- written as NULL here because not every engine has an infinite DOUBLE. At threshold t,
 --   tp = positive weight with score >= t,  fp = negative weight with score >= t,
 --   tpr = tp / P,  fpr = fp / N   (NULL when P or N is 0: the rate is undefined).
--- The cumulative sums run over distinct scores with an explicit ROWS frame (deterministic).
--- is_collinear (1/0) marks a point lying on the straight line through its neighbours (an exact
--- cross-product test on the counts, the origin included): dropping such points never changes
--- the area. :drop_intermediate = 1 removes them; the first and last points are always kept.
--- NULL rule: rows with a NULL label or score are excluded and counted. The origin row also
--- carries the diagnostics (diagnostics.sql, appended by the composer to totals and, on the
--- origin row only, to the result: the metric's spec says so); NULL on every other row.
--- Reads score_counts (score_counts.sql: one row per distinct score with its class totals).
-WITH totals AS (
-    SELECT
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
-    FROM score_counts
-),
-points AS (
-    -- one sort: cumulative counts and the next point's increments share ORDER BY score DESC
-    SELECT
-        ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
-        score AS threshold,
-        SUM(pos_w) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS tp,
-        SUM(neg_w) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS fp,
-        pos_w,
-        neg_w,
-        LEAD(pos_w) OVER (ORDER BY score DESC) AS next_pos_w,
-        LEAD(neg_w) OVER (ORDER BY score DESC) AS next_neg_w
-    FROM score_counts
-    WHERE score IS NOT NULL AND pos_w + neg_w > 0
-),
-flagged AS (
-    -- a point is collinear with its neighbours when the step into it, (neg_w, pos_w), and the
-    -- step out of it, (next_neg_w, next_pos_w), point the same way (cross product 0); the
-    -- step into the first point comes from the origin. The last point has no next: kept.
-    -- The flags are integers 1/0, not booleans (T-SQL and Oracle <= 21 have no boolean values).
+-- NULL rule: rows with a NULL label or score are excluded and counted.
+-- Reads roc_steps, one row per point, from the formulation's stage: roc_steps.sql (grouped:
+-- one row per distinct score, then a cumulative sum) or roc_steps_rows.sql (one window over
+-- the rows, tie blocks corrected): point, threshold, tp, fp and the step into the point
+-- (in_pos_w, in_neg_w) and out of it (out_pos_w, out_neg_w, NULL for the last point); and
+-- totals (positives, negatives), where the composer appends the diagnostics.
+-- is_collinear (1/0) marks a point lying on the straight line through its neighbours: the
+-- step into it and the step out of it point the same way (an exact cross product on the
+-- counts; the step into the first point comes from the origin). Dropping such points never
+-- changes the area. :drop_intermediate = 1 removes them; the first and last are always kept.
+-- The origin row also carries the diagnostics (the metric's spec says so); NULL elsewhere.
+-- The flags are integers 1/0, not booleans (T-SQL and Oracle <= 21 have no boolean values).
+WITH flagged AS (
     SELECT
         0 AS point,
         CAST(NULL AS DOUBLE) AS threshold,
@@ -55,9 +31,9 @@ flagged AS (
         CAST(threshold AS DOUBLE) AS threshold,  -- a float64 threshold, as sklearn's
         tp,
         fp,
-        CASE WHEN neg_w * next_pos_w = pos_w * next_neg_w THEN 1 ELSE 0 END AS is_collinear,
+        CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
         0 AS is_origin
-    FROM points
+    FROM roc_steps
 )
 SELECT
     flagged.point,

@@ -47,6 +47,9 @@ INPUT_COLUMNS = frozenset(
 )
 #: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
 SLICE_PREFIX = "by_"
+#: The first stage of every formulation (identical rows counted once); an overlay may add
+#: columns to it (a ``counted`` step of its own) that its ``per_key`` step sums up.
+COUNTED = "counted"
 #: The key the grouped variant adds to every stage.
 GROUP_KEY = "grp"
 
@@ -71,6 +74,16 @@ class Formulation:
         The aggregate steps that receive the overlays' ``totals`` columns (which add the
         per-key columns up again); ``""`` is the final SELECT (then the final columns are not
         appended a second time).
+    stages : tuple of (str, str)
+        Relations the core reads that this formulation provides from a template of its own:
+        ``(("roc_steps", "roc_steps_rows"),)`` makes ``roc_curve.sql`` read the rows
+        formulation's points (a relation not listed is the template of its name).
+    rows : bool
+        Whether the formulation works over rows: the shared stages it reads are made per-row
+        (each input row its own key, see :func:`per_row`).
+    counted_keys : tuple of str
+        Input columns added to the key of the ``counted`` stage only (not to the later
+        stages): compare's ``baseline_score``, which its core groups by beside the score.
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -81,6 +94,9 @@ class Formulation:
     per_key: str | None = "score_counts"
     row_totals: str | None = None
     totals: tuple[str, ...] = ("totals",)
+    stages: tuple[tuple[str, str], ...] = ()
+    rows: bool = False
+    counted_keys: tuple[str, ...] = ()
     weighted: bool = True
     uses_negative: bool = False
 
@@ -211,6 +227,32 @@ def _aggregates(select: exp.Select) -> bool:
     )
 
 
+_BIGINT = exp.DataType.build("BIGINT")
+
+
+def _row_value(node: exp.Expr) -> exp.Expr:
+    if not isinstance(node, exp.AggFunc) or isinstance(node.parent, exp.Window):
+        return node
+    one = exp.Cast(this=exp.Literal.number(1), to=_BIGINT.copy())
+    if isinstance(node, exp.Count):
+        if isinstance(node.this, exp.Star):
+            return one
+        zero = exp.Cast(this=exp.Literal.number(0), to=_BIGINT.copy())
+        known = exp.Is(this=node.this.copy(), expression=exp.Null()).not_()
+        return exp.Case(ifs=[exp.If(this=known, true=one)], default=zero)
+    if isinstance(node, (exp.Sum, exp.Min, exp.Max)):
+        return exp.Paren(this=node.this.copy())
+    raise NotImplementedError(f"no per-row value for {node.sql()}")
+
+
+def per_row(select: exp.Select) -> None:
+    """Make an aggregating stage per row (in place): each input row is its own key, so the
+    GROUP BY goes and each aggregate becomes the row's own value (COUNT(*) is 1, COUNT(x) is
+    1 or 0, SUM, MIN and MAX of x are x). The stage's columns mean the same, per row."""
+    select.set("group", None)
+    select.set("expressions", [p.transform(_row_value, copy=False) for p in select.expressions])
+
+
 def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
     to its GROUP BY (one is added where it aggregates without one), and to its projection,
@@ -231,11 +273,16 @@ def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
         select.set("expressions", [exp.column(key), *select.expressions])
 
 
-def _parse_overlay(name: str) -> tuple[list[exp.Expr], list[exp.Expr], list[exp.Expr]]:
-    """An overlay's per_key, totals and final projections."""
+Projections = list[exp.Expr]
+
+
+def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Projections]:
+    """An overlay's counted (optional), per_key, totals and final projections."""
     tree = templates.parse(name)
     steps = {cte.alias: cte.this for cte in tree.find_all(exp.CTE)}
+    counted = steps.get(COUNTED)
     return (
+        [p.copy() for p in counted.expressions] if counted is not None else [],
         [p.copy() for p in steps["per_key"].expressions],
         [p.copy() for p in steps["totals"].expressions],
         [p.copy() for p in tree.expressions],
@@ -265,6 +312,24 @@ def _final(projection: exp.Expr, when: exp.Expr | None) -> exp.Expr:
     return exp.alias_(case, alias, copy=False)
 
 
+def _stages(formulation: Formulation) -> list[tuple[str, str]]:
+    """(relation, template) of the stages the core reads, with the stages those read,
+    dependencies first; the formulation's own ``stages`` replace the templates of their name."""
+    provided = dict(formulation.stages)
+    order: list[tuple[str, str]] = []
+
+    def visit(relation: str) -> None:
+        template = provided.get(relation, relation)
+        for read in sorted(templates.reads(template)):
+            visit(read)
+        if (relation, template) not in order:
+            order.append((relation, template))
+
+    for relation in sorted(templates.reads(formulation.template) | set(provided)):
+        visit(relation)
+    return order
+
+
 def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     """The composed CTEs (without ``sqlauc_input``) and final SELECT, parameters unfilled."""
     formulation = composition.formulation
@@ -273,28 +338,34 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     core.set("with_", None)
     relations = dict(composition.relations)
     ctes: list[exp.CTE] = []
-    read = sorted(templates.reads(formulation.template) | set(relations))
     keyed: list[exp.Select] = []
-    for relation in read:
-        if relation in relations:
-            sub_ctes, sub_main = _body(relations[relation])
-            ctes.extend(sub_ctes)
-        else:
-            stage = templates.parse(relation)
-            sub_ctes, sub_main = _ctes(stage), stage
-            stage.set("with_", None)
-            ctes.extend(sub_ctes)
-            keyed.extend(c.this for c in sub_ctes)
-            keyed.append(sub_main)
+    for relation in sorted(relations):
+        sub_ctes, sub_main = _body(relations[relation])
+        ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+    own_stages = {template for _, template in formulation.stages}
+    overlays = {overlay: _parse_overlay(overlay) for overlay in composition.overlays}
+    for relation, template in _stages(formulation):
+        stage = templates.parse(template)
+        stage_ctes = _ctes(stage)
+        stage.set("with_", None)
+        if relation == COUNTED:
+            for key in reversed(formulation.counted_keys):
+                add_key(stage, key)
+            extra = [p for counted, *_ in overlays.values() for p in counted]
+            stage.set("expressions", [*stage.expressions, *extra])
+        if formulation.rows and template not in own_stages:
+            per_row(stage)  # a shared stage, read per row
+        keyed.extend([*(c.this for c in stage_ctes), stage])
+        ctes.extend(stage_ctes)
+        ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     ctes.extend(own)
     for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
                 add_key(inner, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
-    for overlay in composition.overlays:
-        per_key, totals, final = _parse_overlay(overlay)
+    for _, per_key, totals, final in overlays.values():
         if formulation.per_key is not None and formulation.per_key not in relations:
             step = _step(ctes, core, formulation.per_key)
             step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
@@ -350,7 +421,8 @@ def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
 def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template
-    used = {core, *composition.overlays, *templates.reads(core)}
+    stages = {template for _, template in _stages(composition.formulation)}
+    used = {core, *composition.overlays, *stages}
     for _, sub in composition.relations:
         used |= templates_used(sub)
     return used

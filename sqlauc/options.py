@@ -19,7 +19,7 @@ from typing import Any
 from sqlauc.errors import InvalidParameterError
 from sqlauc.inputs import PosLabel
 
-METHODS = ("auto", "grouped", "rank", "bucketed")
+METHODS = ("auto", "grouped", "rank", "bucketed", "rows")
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 __all__ = ["Options", "PosLabel", "invalid", "validate"]
@@ -51,10 +51,12 @@ class Options:
 
 @dataclass(frozen=True)
 class Constraint:
-    """What a parameter must be: a description for the message and a test."""
+    """What a parameter must be: a description for the message and a test; ``optional``
+    parameters may be None unless a function requires them (``group``)."""
 
     description: str
     test: Callable[[Any], bool]
+    optional: bool = False
 
 
 def _name(value: Any) -> bool:
@@ -99,7 +101,7 @@ CONSTRAINTS: dict[str, Constraint] = {
     "label": Constraint(_NAME, _name),
     "score": Constraint(_NAME, _name),
     "weight": Constraint(f"{_NAME} or None", lambda v: v is None or _name(v)),
-    "group": Constraint(_NAME, _name),
+    "group": Constraint(_NAME, _name, optional=True),
     "group_weight": Constraint(
         "one of " + ", ".join(repr(k) for k in GROUP_WEIGHTS) + " or a column name (a str)",
         _name,
@@ -161,9 +163,7 @@ def validate(function: str, values: Mapping[str, Any], *, required: Iterable[str
         constraint = CONSTRAINTS.get(name)
         if constraint is None:
             continue
-        if value is None and name in needed:
-            raise invalid(name, function, constraint.description, value)
-        if value is None and name not in needed and name in ("group",):
+        if value is None and constraint.optional and name not in needed:
             continue
         if not constraint.test(value):
             raise invalid(name, function, constraint.description, value)

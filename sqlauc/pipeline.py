@@ -230,13 +230,16 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
     """The formulation to run (pure; :func:`refuse` has checked ``method``).
 
     ``method="auto"``: the dialect's default formulation where the metric follows it (the
-    bucketed one for ``auc`` on Spark), else what the sample says, else ``"grouped"``.
+    bucketed one for ``auc`` on Spark), else what the sample says (the metric's
+    ``distinct_method`` when the keys are mostly distinct), else ``"grouped"``.
     """
     if method == "auto":
         if spec.dialect_default and dialect.default_method is not None:
             method = dialect.default_method
         elif sample is not None:
             method = sample.method()
+            if method == "rank":  # mostly distinct keys: the metric's formulation over rows
+                method = spec.distinct_method
         else:
             method = "grouped"
     method = spec.resolve_method(method)
@@ -252,6 +255,7 @@ def render(
     params: dict[str, compose.Param] = {
         "weighted": bound.roles.weight is not None,
         "negative_known": negative is not None,
+        "group_weight": "none",  # the group metrics' params say which
         **spec.params(options),
     }
     composition = spec.composition(method, options)
@@ -289,11 +293,13 @@ def plan(
     bound = bind(options, source, engine, dialect)
     sample = None
     variant = spec.variant(options)
+    distinct = spec.formulations.get(spec.distinct_method)
     wants_sample = (
         variant is None
         and options.method == "auto"
         and spec.sampled
-        and bound.roles.weight is None
+        and distinct is not None
+        and (bound.roles.weight is None or distinct.weighted)
         and not (spec.dialect_default and dialect.default_method is not None)
     )
     if wants_sample and engine is not None and engine.can_sample():

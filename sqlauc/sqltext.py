@@ -14,6 +14,7 @@ from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
 from sqlauc.metrics.compare import check_scores
 from sqlauc.metrics.evaluate import as_names
+from sqlauc.metrics.roc_curve import RocMethod
 from sqlauc.options import Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
 
@@ -39,7 +40,7 @@ def sql(
     weight: str | None = None,
     pos_label: PosLabel = 1,
     where: str | None = None,
-    method: Method = "auto",
+    method: Method | RocMethod = "auto",
     group: str | None = None,
     group_weight: str = "impressions",
     drop_intermediate: bool = True,

@@ -207,7 +207,7 @@ def test_distributed_dialects_default_to_bucketed():
 
 
 def test_roc_curve_has_no_bucketed_formulation():
-    with pytest.raises(sqlauc.InvalidParameterError, match="'method' parameter of sql"):
+    with pytest.raises(sqlauc.InvalidParameterError, match="'auto', 'grouped', 'rows'; got 'buck"):
         sqlauc.sql("roc_curve", "events", method="bucketed")
 
 

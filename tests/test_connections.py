@@ -110,7 +110,9 @@ def test_unknown_driver_needs_dialect():
     inner = sqlite3.connect(":memory:")
     FRAME.to_sql("t", inner, index=False)
     con = UnknownDriverConnection(inner)
-    with pytest.raises(ValueError, match=r"'dialect' parameter of auc\(\) must be given for"):
+    with pytest.raises(
+        sqlauc.InvalidParameterError, match=r"'dialect' parameter of auc\(\) must be given"
+    ):
         sqlauc.auc(con, "t")
     assert sqlauc.auc(con, "t", dialect="sqlite") == pytest.approx(EXPECTED, abs=1e-12)
     inner.close()

@@ -99,11 +99,15 @@ def test_seed_examples(backend, labels, scores, pos_label, exact):
     )
 
 
+@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
+@pytest.mark.parametrize("kind", ["round2", "continuous"])
 @pytest.mark.parametrize("weights", [None, "float"])
-def test_roc_curve_equals_sklearn(backend, weights):
-    data = make_data(21, 300, kind="round2", weights=weights)
+def test_roc_curve_equals_sklearn(backend, weights, kind, method):
+    data = make_data(21, 300, kind=kind, weights=weights)
     table = backend.create(data.frame)
-    full = sqlauc.roc_curve(backend.con, table, weight=data.weight, drop_intermediate=False)
+    full = sqlauc.roc_curve(
+        backend.con, table, weight=data.weight, drop_intermediate=False, method=method
+    )
     fpr, tpr, thresholds = roc_curve(data.y, data.s, sample_weight=data.w, drop_intermediate=False)
     # sklearn keeps zero-weight-only thresholds; sqlauc drops them (no row, no point)
     reference = brute_roc(data.y, data.s, data.w)
@@ -115,11 +119,54 @@ def test_roc_curve_equals_sklearn(backend, weights):
         np.testing.assert_allclose(full["threshold"], thresholds, rtol=0, atol=0)
         np.testing.assert_allclose(full["fpr"], fpr, rtol=0, atol=TOL)
         np.testing.assert_allclose(full["tpr"], tpr, rtol=0, atol=TOL)
-    dropped = sqlauc.roc_curve(backend.con, table, weight=data.weight)
+    dropped = sqlauc.roc_curve(backend.con, table, weight=data.weight, method=method)
     assert len(dropped) < len(full)
     assert set(dropped["threshold"]) <= set(full["threshold"])
     area = trapezoid(dropped["fpr"], dropped["tpr"])
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
+
+
+@pytest.mark.parametrize("weights", [None, "int"])
+def test_roc_curve_formulations_agree_with_nulls(backend, weights):
+    """Both ROC formulations give the same points (every column, exactly: integer weights)
+    and the same diagnostics as the AUC, with NULL labels and scores and a zero weight."""
+    data = make_data(23, 400, kind="round1", weights=weights)
+    frame = data.frame.astype({"label": "float64", "score": "float64"})
+    frame.loc[[3, 4, 5], "label"] = np.nan
+    frame.loc[[6, 7], "score"] = np.nan
+    frame.loc[[8], ["label", "score"]] = np.nan
+    if weights is not None:
+        frame.loc[[9, 10], "w"] = 0.0
+    table = backend.create(frame)
+    call = {"weight": data.weight, "drop_intermediate": False}
+    results = {
+        method: quiet(sqlauc.compute, "roc_curve", backend.con, table, method=method, **call)
+        for method in sqlauc.metrics.get("roc_curve").formulations
+    }
+    auc = quiet(sqlauc.compute, "auc", backend.con, table, weight=data.weight, method="grouped")
+    usable = ~(frame["label"].isna() | frame["score"].isna()).to_numpy()
+    if weights is not None:
+        usable &= frame["w"].to_numpy() != 0
+    reference = brute_roc(
+        data.y[usable], data.s[usable], None if data.w is None else data.w[usable]
+    )
+    for method, got in results.items():
+        assert got.method == method
+        fields = ("n_rows", "n_used", "n_excluded", "n_null_label", "n_null_score",
+                  "n_nonfinite_score", "n_bad_weight", "positives", "negatives")  # fmt: skip
+        assert [getattr(got.diagnostics, f) for f in fields] == [
+            getattr(auc.diagnostics, f) for f in fields
+        ], method
+        kept = frame if weights is None else frame[frame["w"] != 0]
+        assert (got.diagnostics.n_rows, got.diagnostics.n_used) == (len(kept), usable.sum())
+        assert got.diagnostics.n_null_label == kept["label"].isna().sum() > 0
+        assert got.diagnostics.n_null_score == kept["score"].isna().sum() > 0
+        np.testing.assert_array_equal(got.curve["threshold"][1:], reference["threshold"][1:])
+        for column in ("tp", "fp", "fpr", "tpr"):
+            np.testing.assert_allclose(got.curve[column], reference[column], rtol=0, atol=TOL)
+    first, *others = results.values()
+    for other in others:
+        pd.testing.assert_frame_equal(first.curve, other.curve, check_exact=True)
 
 
 @pytest.mark.parametrize("group_weight", ["impressions", "clicks", "uniform", "gw"])

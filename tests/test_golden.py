@@ -473,6 +473,8 @@ TSQL_PLAIN_LOSSY = {
     "compare_weighted",
     "roc_curve",
     "roc_curve_all_points_weighted_string_label",
+    "roc_curve_rows",
+    "roc_curve_rows_all_points_weighted",
     "group_auc_rank_column",
     "gauc_grouped_weighted_impressions",
     "gauc_grouped_column",

@@ -16,6 +16,15 @@ from sklearn.metrics import roc_auc_score, roc_curve
 import sqlauc
 
 ATOL = 1e-12
+#: The ROC curve's formulations: every test runs each (auto is tested below).
+METHODS = list(sqlauc.metrics.get("roc_curve").formulations)
+
+
+@pytest.fixture(params=METHODS)
+def method(request):
+    return request.param
+
+
 COLUMNS = ["threshold", "fpr", "tpr", "tp", "fp"]
 
 
@@ -46,10 +55,10 @@ CASES = [
 
 
 @pytest.mark.parametrize(("seed", "kind", "weights"), CASES)
-def test_full_curve_equals_sklearn(con, seed, kind, weights):
+def test_full_curve_equals_sklearn(con, seed, kind, weights, method):
     data = make_data(1000 + seed, 60 + 40 * seed, kind=kind, weights=weights)
     load(con, "t", data.frame)
-    curve = sqlauc.roc_curve(con, "t", weight=data.weight, drop_intermediate=False)
+    curve = sqlauc.roc_curve(con, "t", method=method, weight=data.weight, drop_intermediate=False)
     check_shape(curve)
     fpr, tpr, thresholds = sk_curve(data, drop_intermediate=False)
     assert len(curve) == len(thresholds)
@@ -70,15 +79,17 @@ def test_full_curve_equals_sklearn(con, seed, kind, weights):
 
 
 @pytest.mark.parametrize(("seed", "kind", "weights"), CASES)
-def test_dropped_curve_keeps_area_and_removes_every_collinear_point(con, seed, kind, weights):
+def test_dropped_curve_keeps_area_and_removes_every_collinear_point(
+    con, seed, kind, weights, method
+):
     data = make_data(1100 + seed, 60 + 40 * seed, kind=kind, weights=weights)
     if weights == "float":
         # dyadic weights keep the counts exact, so collinearity is decidable exactly
         data.w = np.round(data.w * 4) / 4
         data.frame["w"] = data.w
     load(con, "t", data.frame)
-    full = sqlauc.roc_curve(con, "t", weight=data.weight, drop_intermediate=False)
-    kept = sqlauc.roc_curve(con, "t", weight=data.weight, drop_intermediate=True)
+    full = sqlauc.roc_curve(con, "t", method=method, weight=data.weight, drop_intermediate=False)
+    kept = sqlauc.roc_curve(con, "t", method=method, weight=data.weight, drop_intermediate=True)
     check_shape(kept)
     # same area
     assert trapezoid(kept["fpr"], kept["tpr"]) == pytest.approx(
@@ -105,30 +116,30 @@ def test_dropped_curve_keeps_area_and_removes_every_collinear_point(con, seed, k
     assert set(kept["threshold"]) <= set(sk_thresholds)
 
 
-def test_drop_intermediate_removes_runs_of_collinear_points():
+def test_drop_intermediate_removes_runs_of_collinear_points(method):
     # all positives first, then all negatives: the curve is (0,0) -> (0,1) -> (1,1)
     df = pd.DataFrame({"label": [1, 1, 1, 0, 0, 0], "score": [6, 5, 4, 3, 2, 1]})
-    kept = sqlauc.roc_curve(None, df)
+    kept = sqlauc.roc_curve(None, df, method=method)
     assert list(zip(kept["fpr"], kept["tpr"], strict=True)) == [(0, 0), (0, 1), (1, 1)]
     assert kept["threshold"].tolist() == [math.inf, 4.0, 1.0]
     # a diagonal: every point between the origin and (1, 1) is collinear
     df = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0], "score": [3, 3, 2, 2, 1, 1]})
-    kept = sqlauc.roc_curve(None, df)
+    kept = sqlauc.roc_curve(None, df, method=method)
     assert list(zip(kept["fpr"], kept["tpr"], strict=True)) == [(0, 0), (1, 1)]
     assert kept["threshold"].tolist() == [math.inf, 1.0]
 
 
-def test_roc_with_string_labels_and_pos_label(con):
+def test_roc_with_string_labels_and_pos_label(con, method):
     data = make_data(1200, 300, kind="round1", encoding="str")
     load(con, "t", data.frame)
-    curve = sqlauc.roc_curve(con, "t", pos_label="click", drop_intermediate=False)
+    curve = sqlauc.roc_curve(con, "t", method=method, pos_label="click", drop_intermediate=False)
     fpr, tpr, thresholds = roc_curve(data.frame["label"], data.s, pos_label="click")
     np.testing.assert_array_equal(curve["threshold"], thresholds)
     np.testing.assert_allclose(curve["fpr"], fpr, atol=ATOL, rtol=0)
     np.testing.assert_allclose(curve["tpr"], tpr, atol=ATOL, rtol=0)
 
 
-def test_roc_zero_weight_scores_are_not_thresholds(con):
+def test_roc_zero_weight_scores_are_not_thresholds(con, method):
     frame = pd.DataFrame(
         {
             "label": [1, 0, 1, 0, 1, 0],
@@ -137,7 +148,7 @@ def test_roc_zero_weight_scores_are_not_thresholds(con):
         }
     )
     load(con, "t", frame)
-    curve = sqlauc.roc_curve(con, "t", weight="w", drop_intermediate=False)
+    curve = sqlauc.roc_curve(con, "t", method=method, weight="w", drop_intermediate=False)
     assert curve["threshold"].tolist() == [math.inf, 0.9, 0.8, 0.7, 0.5]
     fpr, tpr, thresholds = roc_curve(
         frame["label"], frame["score"], sample_weight=frame["w"], drop_intermediate=False
@@ -147,7 +158,7 @@ def test_roc_zero_weight_scores_are_not_thresholds(con):
     np.testing.assert_allclose(curve["tpr"], tpr, atol=ATOL, rtol=0)
 
 
-def test_roc_excludes_null_rows(con):
+def test_roc_excludes_null_rows(con, method):
     data = make_data(1300, 200, kind="round2")
     frame = data.frame.astype({"label": "float64"})
     frame.loc[[5, 6, 7], "label"] = np.nan
@@ -156,7 +167,7 @@ def test_roc_excludes_null_rows(con):
     usable = np.ones(200, dtype=bool)
     usable[5:10] = False
     with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 5 of 200"):
-        curve = sqlauc.roc_curve(con, "t", drop_intermediate=False)
+        curve = sqlauc.roc_curve(con, "t", method=method, drop_intermediate=False)
     fpr, tpr, thresholds = roc_curve(data.y[usable], data.s[usable], drop_intermediate=False)
     np.testing.assert_array_equal(curve["threshold"], thresholds)
     np.testing.assert_allclose(curve["fpr"], fpr, atol=ATOL, rtol=0)
@@ -165,11 +176,11 @@ def test_roc_excludes_null_rows(con):
 
 @pytest.mark.parametrize("only", [0, 1])
 @pytest.mark.parametrize("drop", [False, True])
-def test_single_class_gives_nan_rate_with_warning(con, only, drop):
+def test_single_class_gives_nan_rate_with_warning(con, only, drop, method):
     scores = [0.1, 0.4, 0.4, 0.8, 0.3]
     load(con, "t", pd.DataFrame({"label": [only] * 5, "score": scores}))
     with pytest.warns(sqlauc.UndefinedMetricWarning):
-        curve = sqlauc.roc_curve(con, "t", drop_intermediate=drop)
+        curve = sqlauc.roc_curve(con, "t", method=method, drop_intermediate=drop)
     undefined, defined = ("tpr", "fpr") if only == 0 else ("fpr", "tpr")
     counts = curve["fp"] if only == 0 else curve["tp"]
     assert curve[undefined].isna().all()
@@ -189,12 +200,12 @@ def test_single_class_gives_nan_rate_with_warning(con, only, drop):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_dropped_curve_with_arbitrary_float_weights(con, seed):
+def test_dropped_curve_with_arbitrary_float_weights(con, seed, method):
     # counts are inexact here, so only what rounding cannot change is checked
     data = make_data(1400 + seed, 300, kind="round2", weights="float")
     load(con, "t", data.frame)
-    full = sqlauc.roc_curve(con, "t", weight="w", drop_intermediate=False)
-    kept = sqlauc.roc_curve(con, "t", weight="w")
+    full = sqlauc.roc_curve(con, "t", method=method, weight="w", drop_intermediate=False)
+    kept = sqlauc.roc_curve(con, "t", method=method, weight="w")
     check_shape(kept)
     assert trapezoid(kept["fpr"], kept["tpr"]) == pytest.approx(
         roc_auc_score(data.y, data.s, sample_weight=data.w), abs=ATOL
@@ -207,3 +218,22 @@ def test_dropped_curve_with_arbitrary_float_weights(con, seed):
     # sqlauc drops every collinear point, sklearn only some: never more points than sklearn
     _, _, sk_thresholds = roc_curve(data.y, data.s, sample_weight=data.w)
     assert len(kept) <= len(sk_thresholds)
+
+
+@pytest.mark.parametrize("weights", [None, "float"])
+@pytest.mark.parametrize(("kind", "expected"), [("continuous", "rows"), ("round2", "grouped")])
+def test_auto_samples_and_picks_rows_for_distinct_scores(con, kind, expected, weights):
+    data = make_data(1500, 12_000, kind=kind, weights=weights)
+    load(con, "t", data.frame)
+    got = sqlauc.compute("roc_curve", con, "t", weight=data.weight, drop_intermediate=False)
+    assert got.method == expected
+    sql = sqlauc.sql("roc_curve", "t", con=con, weight=data.weight)
+    assert ("walked" in sql) == (expected == "rows")  # sql() runs what the call runs
+    other = "grouped" if expected == "rows" else "rows"
+    forced = sqlauc.roc_curve(con, "t", weight=data.weight, drop_intermediate=False, method=other)
+    pd.testing.assert_frame_equal(got.curve, forced, check_exact=weights is None, rtol=1e-12)
+    # without a connection (a warehouse's SQL), auto renders the grouped formulation; the
+    # distributed dialects keep it too
+    for dialect in ("duckdb", "spark"):
+        assert "walked" not in sqlauc.sql("roc_curve", "t", dialect=dialect)
+    assert "walked" in sqlauc.sql("roc_curve", "t", method="rows")

@@ -282,7 +282,7 @@ def test_templates_by_name():
         "group_weight",
     ):
         assert name in names
-    text = templates.text("score_counts")
+    text = templates.text("counted")
     assert "sqlauc_input" in text
     tree = sqlglot.parse_one(text, read="duckdb")
     assert isinstance(tree, exp.Select)

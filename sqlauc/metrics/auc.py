@@ -20,7 +20,13 @@ Method = Literal["auto", "grouped", "rank", "bucketed"]
 FORMULATIONS = {
     "grouped": Formulation("auc"),
     "rank": Formulation(
-        "auc_rank", per_key=None, row_totals="totals", totals=(), weighted=False, uses_negative=True
+        "auc_rank",
+        per_key=None,
+        row_totals="totals",
+        totals=(),
+        rows=True,
+        weighted=False,
+        uses_negative=True,
     ),
     "bucketed": Formulation("auc_bucketed", totals=("per_bucket", "totals")),
 }

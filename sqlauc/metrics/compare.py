@@ -88,7 +88,9 @@ _BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col", "samp
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
-    formulations={"grouped": Formulation("compare", per_key="combos")},
+    formulations={
+        "grouped": Formulation("compare", per_key="combos", counted_keys=("baseline_score",))
+    },
     shape=shape,
     parameters=("label", "scores", "by", "weight", "pos_label", "where", "level"),
     required=("scores",),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -19,6 +19,23 @@ from sqlauc.results import CurveResult
 
 #: The columns of :func:`roc_curve`'s frame.
 ROC_COLUMNS = ["threshold", "fpr", "tpr", "tp", "fp"]
+RocMethod = Literal["auto", "grouped", "rows"]
+
+#: The formulations of the ROC curve: the same points. "grouped" groups the rows by score,
+#: then runs over the distinct scores; "rows" runs one window over the sorted rows (faster
+#: when scores are nearly all distinct, far slower when they repeat). Both take weights.
+FORMULATIONS = {
+    "grouped": Formulation("roc_curve", stages=(("roc_steps", "roc_steps"),)),
+    "rows": Formulation(
+        "roc_curve",
+        stages=(("roc_steps", "roc_steps_rows"),),
+        per_key=None,
+        row_totals="totals",
+        totals=(),
+        rows=True,
+        uses_negative=True,
+    ),
+}
 
 
 def _params(options: Options) -> dict[str, Param]:
@@ -46,16 +63,26 @@ _BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="roc_curve",
     what="the ROC curve",
-    formulations={"grouped": Formulation("roc_curve")},
+    formulations=FORMULATIONS,
     shape=shape,
-    parameters=(*COMMON_PARAMETERS, "drop_intermediate"),
+    parameters=(*COMMON_PARAMETERS, "drop_intermediate", "method"),
     final_when="flagged.is_origin = 1",
     params=_params,
-    sampled=False,
+    # auto: the sample picks "rows" for mostly distinct scores; the distributed dialects
+    # (default_method "bucketed", which the ROC curve does not have) keep "grouped"
+    dialect_default=True,
+    distinct_method="rows",
     frame=True,
     cli_columns=("model", *ROC_COLUMNS),
     examples={
         "roc_curve": {**_BASE, "drop_intermediate": True},
+        "roc_curve_rows": {**_BASE, "drop_intermediate": True, "method": "rows"},
+        "roc_curve_rows_all_points_weighted": {
+            **_BASE,
+            "weight": "sample_w",
+            "drop_intermediate": False,
+            "method": "rows",
+        },
         "roc_curve_all_points_weighted_string_label": {
             "label": "outcome",
             "score": "Score",
@@ -77,6 +104,7 @@ def roc_curve(
     pos_label: PosLabel = 1,
     where: str | None = None,
     drop_intermediate: bool = True,
+    method: RocMethod = "auto",
     dialect: str | None = None,
 ) -> pd.DataFrame:
     """The exact ROC curve, one point per distinct score, computed in the database.
@@ -95,6 +123,12 @@ def roc_curve(
         on the counts, applied with the (0, 0) point in place). Such points never change the
         area; the first and last points are always kept. With False, the points equal
         ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+    method : {"auto", "grouped", "rows"}, default "auto"
+        The SQL formulation (the same points): ``"grouped"`` groups the rows by score, then
+        walks the distinct scores; ``"rows"`` walks the rows sorted by score in one window
+        (tie blocks corrected exactly), faster when scores are nearly all distinct. ``"auto"``
+        picks from a sample of 10,000 rows on engines where that is cheap (DuckDB), else
+        ``"grouped"``; the distributed dialects (Spark) keep ``"grouped"``.
 
     Returns
     -------
@@ -116,5 +150,5 @@ def roc_curve(
     4       0.10  1.0  1.0  2.0  2.0
     """
     given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
-             "where": where, "drop_intermediate": drop_intermediate}  # fmt: skip
+             "where": where, "drop_intermediate": drop_intermediate, "method": method}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given)).curve

@@ -4,30 +4,45 @@ WITH sqlauc_input AS (
     "clicked" AS label_value,
     "Score" AS score
   FROM "analytics"."events"
+), counted AS (
+  SELECT
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    CAST(COUNT(*) AS DOUBLE) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight
+  FROM sqlauc_input
+  GROUP BY
+    score,
+    label_value,
+    label
 ), score_counts AS (
   SELECT
     score,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE CAST(COUNT(CASE WHEN label = 1 THEN 1 END) AS DOUBLE)
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
     END AS pos_w,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE CAST(COUNT(CASE WHEN label = 0 THEN 1 END) AS DOUBLE)
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
     END AS neg_w,
-    COUNT(*) AS n_rows,
-    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
-    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
-    COUNT(*) - COUNT(label_value) AS n_null_label,
-    COUNT(*) - COUNT(score) AS n_null_score,
-    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    CAST(0 AS BIGINT) AS n_bad_weight,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
-  FROM sqlauc_input
+  FROM counted
   GROUP BY
     score
 ), cumulative AS (

@@ -4,6 +4,17 @@ WITH sqlauc_input AS (
     `clicked` AS label_value,
     `Score` AS score
   FROM `analytics`.`events`
+), counted AS (
+  SELECT
+    score,
+    label_value,
+    label,
+    CAST(1 AS INT64) AS n_rows,
+    CAST(CAST(1 AS INT64) AS FLOAT64) AS w,
+    CAST(0 AS INT64) AS n_bad_weight,
+    CAST(NULL AS FLOAT64) AS gw,
+    CAST(0 AS INT64) AS n_bad_group_weight
+  FROM sqlauc_input
 ), ranked AS (
   SELECT
     *,
@@ -14,7 +25,7 @@ WITH sqlauc_input AS (
       *,
       CASE WHEN NOT score IS NULL THEN CAST(label AS INT64) END AS used_label,
       CASE WHEN NOT label IS NULL THEN score END AS used_score
-    FROM sqlauc_input
+    FROM counted
   ) AS usable
 ), totals AS (
   SELECT
@@ -23,13 +34,13 @@ WITH sqlauc_input AS (
     CAST(COUNT(*) AS FLOAT64) AS n_all,
     CAST(SUM(used_label) AS FLOAT64) AS positives,
     CAST(COUNT(used_label) - SUM(used_label) AS FLOAT64) AS negatives,
-    COUNT(*) AS n_rows,
-    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
-    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
-    COUNT(*) - COUNT(label_value) AS n_null_label,
-    COUNT(*) - COUNT(score) AS n_null_score,
-    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    CAST(0 AS INT64) AS n_bad_weight,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max

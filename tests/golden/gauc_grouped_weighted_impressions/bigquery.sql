@@ -4,8 +4,28 @@ WITH sqlauc_input AS (
     `clicked` AS label_value,
     `Score` AS score,
     CAST(`sample_w` AS FLOAT64) AS weight,
-    `user_id` AS grp
+    `user_id` AS grp,
+    CAST(NULL AS FLOAT64) AS gw
   FROM `analytics`.`events`
+), counted AS (
+  SELECT
+    grp,
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    SUM(weight) AS w,
+    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    CAST(NULL AS FLOAT64) AS gw,
+    CAST(0 AS INT64) AS n_bad_group_weight
+  FROM sqlauc_input
+  WHERE
+    weight IS NULL OR weight <> 0
+  GROUP BY
+    grp,
+    score,
+    label_value,
+    label
 ), score_counts AS (
   SELECT
     grp,
@@ -13,30 +33,28 @@ WITH sqlauc_input AS (
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN weight ELSE 0.0 END)
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
     END AS pos_w,
     CASE
       WHEN score IS NULL
       THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN weight ELSE 0.0 END)
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
     END AS neg_w,
-    COUNT(*) AS n_rows,
-    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
-    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
-    COUNT(*) - COUNT(label_value) AS n_null_label,
-    COUNT(*) - COUNT(score) AS n_null_score,
-    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    CAST(NULL AS FLOAT64) AS gw_sum,
-    COUNT(CASE WHEN label = 1 AND NOT score IS NULL THEN 1 END) AS n_pos_rows,
-    COUNT(*) - COUNT(grp) AS n_null_group,
-    CAST(0 AS INT64) AS n_bad_group_weight
-  FROM sqlauc_input
-  WHERE
-    weight IS NULL OR weight <> 0
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN gw END) AS gw_sum,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
+    SUM(n_bad_group_weight) AS n_bad_group_weight
+  FROM counted
   GROUP BY
     grp,
     score

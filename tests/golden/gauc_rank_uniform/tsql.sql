@@ -6,8 +6,21 @@ WITH sqlauc_input AS (
     END AS label,
     [clicked] AS label_value,
     [Score] AS score,
-    [user_id] AS grp
+    [user_id] AS grp,
+    CAST(NULL AS FLOAT) AS gw
   FROM [analytics].[events]
+), counted AS (
+  SELECT
+    grp AS grp,
+    score AS score,
+    label_value AS label_value,
+    label AS label,
+    CAST(1 AS BIGINT) AS n_rows,
+    CAST(CAST(1 AS BIGINT) AS FLOAT) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS FLOAT) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight
+  FROM sqlauc_input
 ), ranked AS (
   SELECT
     *,
@@ -24,7 +37,7 @@ WITH sqlauc_input AS (
       *,
       CASE WHEN NOT score IS NULL THEN CAST(label AS BIGINT) END AS used_label,
       CASE WHEN NOT label IS NULL THEN score END AS used_score
-    FROM sqlauc_input
+    FROM counted
   ) AS usable
 ), totals AS (
   SELECT
@@ -34,20 +47,20 @@ WITH sqlauc_input AS (
     CAST(COUNT_BIG(*) AS FLOAT) AS n_all,
     CAST(SUM(used_label) AS FLOAT) AS positives,
     CAST(COUNT_BIG(used_label) - SUM(used_label) AS FLOAT) AS negatives,
-    COUNT_BIG(*) AS n_rows,
-    COUNT_BIG(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
-    COUNT_BIG(*) - COUNT_BIG(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
-    COUNT_BIG(*) - COUNT_BIG(label_value) AS n_null_label,
-    COUNT_BIG(*) - COUNT_BIG(score) AS n_null_score,
-    COUNT_BIG(score) - COUNT_BIG(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    CAST(0 AS BIGINT) AS n_bad_weight,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    CAST(NULL AS FLOAT) AS gw_sum,
-    COUNT_BIG(CASE WHEN label = 1 AND NOT score IS NULL THEN 1 END) AS n_pos_rows,
-    COUNT_BIG(*) - COUNT_BIG(grp) AS n_null_group,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN gw END) AS gw_sum,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
+    SUM(n_bad_group_weight) AS n_bad_group_weight
   FROM ranked
   GROUP BY
     grp

@@ -6,6 +6,24 @@ WITH sqlauc_input AS (
     `user_id` AS grp,
     CAST(`gw_col` AS FLOAT64) AS gw
   FROM `analytics`.`events`
+), counted AS (
+  SELECT
+    grp,
+    score,
+    label_value,
+    label,
+    CAST(1 AS INT64) AS n_rows,
+    CAST(CAST(1 AS INT64) AS FLOAT64) AS w,
+    CAST(0 AS INT64) AS n_bad_weight,
+    (
+      gw
+    ) AS gw,
+    CAST(1 AS INT64) - CASE
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
+      THEN CAST(1 AS INT64)
+      ELSE CAST(0 AS INT64)
+    END AS n_bad_group_weight
+  FROM sqlauc_input
 ), ranked AS (
   SELECT
     *,
@@ -16,7 +34,7 @@ WITH sqlauc_input AS (
       *,
       CASE WHEN NOT score IS NULL THEN CAST(label AS INT64) END AS used_label,
       CASE WHEN NOT label IS NULL THEN score END AS used_score
-    FROM sqlauc_input
+    FROM counted
   ) AS usable
 ), totals AS (
   SELECT
@@ -26,20 +44,20 @@ WITH sqlauc_input AS (
     CAST(COUNT(*) AS FLOAT64) AS n_all,
     CAST(SUM(used_label) AS FLOAT64) AS positives,
     CAST(COUNT(used_label) - SUM(used_label) AS FLOAT64) AS negatives,
-    COUNT(*) AS n_rows,
-    COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_used,
-    COUNT(*) - COUNT(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 1 END) AS n_excluded,
-    COUNT(*) - COUNT(label_value) AS n_null_label,
-    COUNT(*) - COUNT(score) AS n_null_score,
-    COUNT(score) - COUNT(CASE WHEN score * 0 = 0 THEN 1 END) AS n_nonfinite_score,
-    CAST(0 AS INT64) AS n_bad_weight,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN gw END) AS gw_sum,
-    COUNT(CASE WHEN label = 1 AND NOT score IS NULL THEN 1 END) AS n_pos_rows,
-    COUNT(*) - COUNT(grp) AS n_null_group,
-    COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END) AS n_bad_group_weight
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
+    SUM(n_bad_group_weight) AS n_bad_group_weight
   FROM ranked
   GROUP BY
     grp

@@ -1,0 +1,34 @@
+-- counted: identical input rows counted once, the first stage of every formulation.
+--
+-- One row per distinct (score, label_value, label) — (grp, score, label_value, label) in the
+-- grouped variant, where the composer adds the key grp — with n_rows, the rows it stands for,
+-- and what the later stages need of those rows: w, their weight (or n_rows as a DOUBLE when
+-- unweighted), n_bad_weight (NULL, negative or non-finite weights), gw and n_bad_group_weight
+-- (group_weight=<column> only). Every other diagnostic is a function of the key, so it is
+-- counted from n_rows over these few rows (diagnostics.sql), not per input row: the one pass
+-- over the rows computes a COUNT and nothing else when unweighted.
+-- The formulations over rows (auc_rank.sql) read this stage per row: the composer removes its
+-- GROUP BY and makes each aggregate the row's own value (COUNT(*) is 1, SUM(x) is x), so
+-- every stage after it reads one contract.
+-- Zero-weight rows are dropped as if absent. :weighted and :group_weight fold away unused
+-- branches (sqlauc/compose.py). Counts are COUNT (64-bit everywhere, COUNT_BIG in T-SQL).
+-- Portability: flags and parameters are 1/0 integers tested with = 1, never boolean values
+-- (T-SQL and Oracle <= 21 have none outside conditions); every template follows this.
+SELECT
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+    CASE WHEN :weighted = 1
+        THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
+        ELSE CAST(0 AS BIGINT)
+    END AS n_bad_weight,
+    CASE WHEN :group_weight = 'column' THEN SUM(gw) ELSE CAST(NULL AS DOUBLE) END AS gw,
+    CASE WHEN :group_weight = 'column'
+        THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
+        ELSE CAST(0 AS BIGINT)
+    END AS n_bad_group_weight
+FROM sqlauc_input
+WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
+GROUP BY score, label_value, label

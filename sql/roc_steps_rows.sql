@@ -1,0 +1,111 @@
+-- roc_steps_rows: the rows formulation's points of the ROC curve (read by roc_curve.sql),
+-- the same rows as roc_steps.sql without grouping the rows by score first.
+--
+-- One window runs over the rows sorted by used_score DESC (the score of a row with a label and
+-- a score, NULL otherwise: those sort last and never move a used row's position): running sums
+-- of the rows' positive / negative weight (ROWS frame), the point number DENSE_RANK(), and
+-- LAG/LEAD of the score. A row is a point when it ends its score's block of rows (LEAD's score
+-- differs); the running sums at the end of a block count every row at or above its score,
+-- whatever order the sort left the tied rows in, so tp / fp there are exact. Unweighted, tp is
+-- an integer running count of the positives and fp = ROW_NUMBER() - tp (a running SUM of
+-- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs.
+-- The step into a point is (pos, neg) of its block, the step out of it that of the next
+-- block. For a block of one row followed by a block of one row (the common case), both are
+-- that row's and the next row's weights (LEAD of the same window); only blocks of two or more
+-- rows need their totals: tie_blocks groups the tied rows alone, keyed by point number (the
+-- next block is point + 1).
+-- NULL rule: rows with a NULL label or score are excluded and counted; zero-weight rows are
+-- dropped as if absent (counted.sql, read per row). The diagnostics' per-key counts are
+-- appended to totals by the composer (each row is its own key, so walked carries the columns
+-- the diagnostics read). Faster than roc_steps.sql when scores are nearly all distinct; far
+-- slower when they repeat
+-- (method="auto" chooses from a sample). No GROUPS frame, no NULLS LAST (one DESC order).
+WITH walked AS (
+    -- the one window (one sort); walked is read three times (DuckDB materializes it), so it
+    -- carries counted's columns per row (*: only those the query reads are built) and flags
+    SELECT
+        *,
+        DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
+        CASE WHEN :weighted = 1
+            THEN SUM(pos_w) OVER (
+                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+            )
+            ELSE CAST(SUM(is_pos) OVER (
+                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+            ) AS DOUBLE)
+        END AS tp,
+        CASE WHEN :weighted = 1
+            THEN SUM(neg_w) OVER (
+                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+            )
+            ELSE CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) - SUM(is_pos) OVER (
+                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+            ) AS DOUBLE)
+        END AS fp,
+        -- is_end: the last row of its score's block (a point, when used)
+        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score THEN 0 ELSE 1 END
+            AS is_end,
+        -- in_tie: a row of a block of two or more rows
+        CASE
+            WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
+                OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
+            THEN 1 ELSE 0
+        END AS in_tie,
+        -- next_tied: the next row starts a block of two or more rows
+        CASE
+            WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC)
+                = LEAD(used_score) OVER (ORDER BY used_score DESC)
+            THEN 1 ELSE 0
+        END AS next_tied,
+        -- the next row's weights, NULL when there is no next used row (the last point)
+        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) IS NOT NULL
+            THEN LEAD(pos_w) OVER (ORDER BY used_score DESC)
+        END AS next_pos_w,
+        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) IS NOT NULL
+            THEN LEAD(neg_w) OVER (ORDER BY used_score DESC)
+        END AS next_neg_w
+    FROM (
+        SELECT
+            *,
+            CASE WHEN label IS NOT NULL THEN score END AS used_score,
+            CASE WHEN score IS NOT NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
+            -- a BIGINT, so its running SUM is 64-bit on every engine (T-SQL's SUM of INT is not)
+            CAST(CASE WHEN score IS NOT NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
+            CASE WHEN score IS NOT NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+        FROM counted
+    ) AS usable
+),
+totals AS (
+    SELECT
+        SUM(pos_w) AS positives,
+        SUM(neg_w) AS negatives
+    FROM walked
+),
+tie_blocks AS (
+    -- the totals of each block of two or more rows (only tied rows are grouped), keyed by
+    -- its point number (DENSE_RANK numbers the blocks 1, 2, ...: the next block is point + 1)
+    SELECT
+        point,
+        SUM(pos_w) AS block_pos_w,
+        SUM(neg_w) AS block_neg_w
+    FROM walked
+    WHERE in_tie = 1 AND used_score IS NOT NULL
+    GROUP BY point
+)
+-- one row per point (the last row of each block); the steps into and out of it. Every
+-- column aliased: ClickHouse names an unaliased ends.x column "ends.x"
+SELECT
+    ends.point AS point,
+    ends.used_score AS threshold,
+    ends.tp AS tp,
+    ends.fp AS fp,
+    CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
+    CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS in_neg_w,
+    CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS out_pos_w,
+    CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS out_neg_w
+FROM walked AS ends
+LEFT JOIN tie_blocks AS own
+    ON ends.in_tie = 1 AND own.point = ends.point
+LEFT JOIN tie_blocks AS nxt
+    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+WHERE ends.is_end = 1 AND ends.used_score IS NOT NULL

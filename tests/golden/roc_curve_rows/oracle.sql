@@ -1,0 +1,149 @@
+WITH sqlauc_input AS (
+  SELECT
+    CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
+    "clicked" AS label_value,
+    "Score" AS score
+  FROM "analytics"."events"
+), counted AS (
+  SELECT
+    score,
+    label_value,
+    label,
+    CAST(1 AS INT) AS n_rows,
+    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(0 AS INT) AS n_bad_weight,
+    CAST(NULL AS BINARY_DOUBLE) AS gw,
+    CAST(0 AS INT) AS n_bad_group_weight
+  FROM sqlauc_input
+), walked AS (
+  SELECT
+    *,
+    DENSE_RANK() OVER (ORDER BY used_score DESC NULLS LAST) AS point,
+    CAST(SUM(is_pos) OVER (
+      ORDER BY used_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS BINARY_DOUBLE) AS tp,
+    CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC NULLS LAST) - SUM(is_pos) OVER (
+      ORDER BY used_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS BINARY_DOUBLE) AS fp,
+    CASE
+      WHEN LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
+      THEN 0
+      ELSE 1
+    END AS is_end,
+    CASE
+      WHEN LAG(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
+      OR LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
+      THEN 1
+      ELSE 0
+    END AS in_tie,
+    CASE
+      WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC NULLS LAST) = LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST)
+      THEN 1
+      ELSE 0
+    END AS next_tied,
+    CASE
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
+      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC NULLS LAST)
+    END AS next_pos_w,
+    CASE
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
+      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC NULLS LAST)
+    END AS next_neg_w
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT label IS NULL THEN score END AS used_score,
+      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
+      CAST(CASE WHEN NOT score IS NULL AND label = 1 THEN 1 ELSE 0 END AS INT) AS is_pos,
+      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+    FROM counted
+  ) usable
+), totals AS (
+  SELECT
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM walked
+), tie_blocks AS (
+  SELECT
+    point,
+    SUM(pos_w) AS block_pos_w,
+    SUM(neg_w) AS block_neg_w
+  FROM walked
+  WHERE
+    in_tie = 1 AND NOT used_score IS NULL
+  GROUP BY
+    point
+), roc_steps AS (
+  SELECT
+    ends.point AS point,
+    ends.used_score AS threshold,
+    ends.tp AS tp,
+    ends.fp AS fp,
+    CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
+    CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS in_neg_w,
+    CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS out_pos_w,
+    CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS out_neg_w
+  FROM walked ends
+  LEFT JOIN tie_blocks own
+    ON ends.in_tie = 1 AND own.point = ends.point
+  LEFT JOIN tie_blocks nxt
+    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+  WHERE
+    ends.is_end = 1 AND NOT ends.used_score IS NULL
+), flagged AS (
+  SELECT
+    0 AS point,
+    CAST(NULL AS BINARY_DOUBLE) AS threshold,
+    CAST(0 AS BINARY_DOUBLE) AS tp,
+    CAST(0 AS BINARY_DOUBLE) AS fp,
+    0 AS is_collinear,
+    1 AS is_origin
+  FROM totals
+  UNION ALL
+  SELECT
+    point,
+    CAST(threshold AS BINARY_DOUBLE) AS threshold,
+    tp,
+    fp,
+    CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
+    0 AS is_origin
+  FROM roc_steps
+)
+SELECT
+  flagged.point,
+  flagged.threshold,
+  CASE WHEN totals.negatives > 0 THEN flagged.fp / totals.negatives END AS fpr,
+  CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
+  flagged.tp,
+  flagged.fp,
+  flagged.is_collinear,
+  CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
+  CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
+  CASE WHEN flagged.is_origin = 1 THEN n_rows END AS n_rows,
+  CASE WHEN flagged.is_origin = 1 THEN n_used END AS n_used,
+  CASE WHEN flagged.is_origin = 1 THEN n_excluded END AS n_excluded,
+  CASE WHEN flagged.is_origin = 1 THEN n_null_label END AS n_null_label,
+  CASE WHEN flagged.is_origin = 1 THEN n_null_score END AS n_null_score,
+  CASE WHEN flagged.is_origin = 1 THEN n_nonfinite_score END AS n_nonfinite_score,
+  CASE WHEN flagged.is_origin = 1 THEN n_bad_weight END AS n_bad_weight,
+  CASE WHEN flagged.is_origin = 1 THEN max_label_code END AS max_label_code,
+  CASE WHEN flagged.is_origin = 1 THEN neg_label_min END AS neg_label_min,
+  CASE WHEN flagged.is_origin = 1 THEN neg_label_max END AS neg_label_max
+FROM flagged
+CROSS JOIN totals
+WHERE
+  flagged.is_collinear = 0
+ORDER BY
+  flagged.point
