@@ -19,6 +19,8 @@ from sqlauc.errors import (
     UnsafeInputError,
 )
 from sqlauc.metrics.auc import auc
+from sqlauc.metrics.compare import compare
+from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.roc_curve import roc_curve
@@ -48,7 +50,9 @@ __all__ = [
     "__version__",
     "auc",
     "average_precision",
+    "compare",
     "compute",
+    "evaluate",
     "gauc",
     "group_auc",
     "plot_pr",

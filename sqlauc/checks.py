@@ -88,10 +88,18 @@ def _format_labels(values: list[Any]) -> str:
     return "[" + ", ".join(repr(v) for v in shown) + more + "]"
 
 
-def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
+def check(
+    diag: Diagnostics,
+    plan: Plan,
+    engine: Engine,
+    *,
+    what: str,
+    nonfinite: dict[str, int] | None = None,
+) -> bool:
     """Raise for unusable data, warn for exclusions; return False when one class is present.
 
-    ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...).
+    ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...); ``nonfinite``
+    (several score columns) the NaN or infinite values per score column.
     """
     options = plan.options
     roles = plan.roles
@@ -105,6 +113,12 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
                 f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
             )
         raise DataError(f"{source} has no rows{filtered}: {what} needs data")
+    if nonfinite:
+        named = ", ".join(f"{name!r} ({n})" for name, n in nonfinite.items())
+        raise DataError(
+            f"score column(s) {named} hold NaN or infinite value(s){filtered}; {what} needs "
+            "finite scores (filter them with where=)"
+        )
     if diag.n_nonfinite_score:
         raise DataError(
             f"score column {roles.score!r} has {diag.n_nonfinite_score} NaN or infinite "
@@ -159,7 +173,9 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
             f"NULL label{', score or group' if roles.group else ' or score'}"
         )
     if diag.n_excluded:
-        parts = [f"{diag.n_null_label} with a NULL label", f"{diag.n_null_score} a NULL score"]
+        several = " in at least one score column" if len(roles.scores) > 1 else ""
+        parts = [f"{diag.n_null_label} with a NULL label",
+                 f"{diag.n_null_score} a NULL score{several}"]  # fmt: skip
         if roles.group is not None:
             parts.append(f"{diag.n_null_group} a NULL group")
         warn(

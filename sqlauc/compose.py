@@ -32,7 +32,24 @@ from sqlauc import templates
 
 INPUT_RELATION = "sqlauc_input"
 #: The columns of ``sqlauc_input`` (see :mod:`sqlauc.inputs`).
-INPUT_COLUMNS = frozenset({"label", "label_value", "score", "weight", "grp", "gw"})
+INPUT_COLUMNS = frozenset(
+    {
+        "label",
+        "label_value",
+        "score",
+        "weight",
+        "grp",
+        "gw",
+        "model",
+        "any_null_score",
+        "baseline_score",
+    }
+)
+#: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
+SLICE_PREFIX = "by_"
+#: The first stage of every formulation (identical rows counted once); an overlay may add
+#: columns to it (a ``counted`` step of its own) that its ``per_key`` step sums up.
+COUNTED = "counted"
 #: The key the grouped variant adds to every stage.
 GROUP_KEY = "grp"
 
@@ -64,6 +81,9 @@ class Formulation:
     rows : bool
         Whether the formulation works over rows: the shared stages it reads are made per-row
         (each input row its own key, see :func:`per_row`).
+    counted_keys : tuple of str
+        Input columns added to the key of the ``counted`` stage only (not to the later
+        stages): compare's ``baseline_score``, which its core groups by beside the score.
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -76,6 +96,7 @@ class Formulation:
     totals: tuple[str, ...] = ("totals",)
     stages: tuple[tuple[str, str], ...] = ()
     rows: bool = False
+    counted_keys: tuple[str, ...] = ()
     weighted: bool = True
     uses_negative: bool = False
 
@@ -92,6 +113,13 @@ class Composition:
     final_when: str | None = None
     #: Relations the core reads that are other compositions (gauc reads group_auc).
     relations: tuple[tuple[str, Composition], ...] = ()
+    #: The keys added to every stage (``grouped`` adds ``grp``; evaluate adds its slice
+    #: columns and ``model``), outermost first.
+    keys: tuple[str, ...] = ()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """The keys added to every stage, outermost first."""
+        return self.keys or ((GROUP_KEY,) if self.grouped else ())
 
 
 def _literal(value: Param) -> exp.Expr:
@@ -245,11 +273,16 @@ def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
         select.set("expressions", [exp.column(key), *select.expressions])
 
 
-def _parse_overlay(name: str) -> tuple[list[exp.Expr], list[exp.Expr], list[exp.Expr]]:
-    """An overlay's per_key, totals and final projections."""
+Projections = list[exp.Expr]
+
+
+def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Projections]:
+    """An overlay's counted (optional), per_key, totals and final projections."""
     tree = templates.parse(name)
     steps = {cte.alias: cte.this for cte in tree.find_all(exp.CTE)}
+    counted = steps.get(COUNTED)
     return (
+        [p.copy() for p in counted.expressions] if counted is not None else [],
         [p.copy() for p in steps["per_key"].expressions],
         [p.copy() for p in steps["totals"].expressions],
         [p.copy() for p in tree.expressions],
@@ -311,23 +344,28 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     own_stages = {template for _, template in formulation.stages}
+    overlays = {overlay: _parse_overlay(overlay) for overlay in composition.overlays}
     for relation, template in _stages(formulation):
         stage = templates.parse(template)
         stage_ctes = _ctes(stage)
         stage.set("with_", None)
+        if relation == COUNTED:
+            for key in reversed(formulation.counted_keys):
+                add_key(stage, key)
+            extra = [p for counted, *_ in overlays.values() for p in counted]
+            stage.set("expressions", [*stage.expressions, *extra])
         if formulation.rows and template not in own_stages:
             per_row(stage)  # a shared stage, read per row
         keyed.extend([*(c.this for c in stage_ctes), stage])
         ctes.extend(stage_ctes)
         ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     ctes.extend(own)
-    if composition.grouped:
+    for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
-                add_key(inner)
+                add_key(inner, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
-    for overlay in composition.overlays:
-        per_key, totals, final = _parse_overlay(overlay)
+    for _, per_key, totals, final in overlays.values():
         if formulation.per_key is not None and formulation.per_key not in relations:
             step = _step(ctes, core, formulation.per_key)
             step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
@@ -363,8 +401,9 @@ def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select
 
 @functools.cache
 def _needed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> frozenset[str]:
-    tree = _composed(composition, params)
-    return frozenset({c.name for c in tree.find_all(exp.Column)} & INPUT_COLUMNS)
+    names = {c.name for c in _composed(composition, params).find_all(exp.Column)}
+    slices = {n for n in names if n.startswith(SLICE_PREFIX) and n[len(SLICE_PREFIX) :].isdigit()}
+    return frozenset((names & INPUT_COLUMNS) | slices)
 
 
 def needed_columns(composition: Composition, params: Mapping[str, Param]) -> frozenset[str]:

@@ -46,7 +46,11 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
             given[unknown[0]],
         )
     validate(function, given, required=spec.required)
-    return Options(**given)
+    names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
+             for k, v in given.items() if k in ("scores", "by")}  # fmt: skip
+    if names.get("by", ()) is None:
+        names["by"] = ()
+    return Options(**(given | names))
 
 
 def run_metric(

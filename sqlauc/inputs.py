@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
@@ -59,6 +59,12 @@ class Roles:
     group_weight_column: str | None = None
     score_type: str = ""
     group_type: str = ""
+    #: several score columns (evaluate, compare): the input is long, one row per (row, model)
+    scores: tuple[str, ...] = ()
+    score_types: tuple[str, ...] = ()
+    #: slice columns (evaluate's and compare's ``by``): input columns by_1, by_2, ...
+    by: tuple[str, ...] = ()
+    by_types: tuple[str, ...] = ()
 
 
 def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) -> exp.Expr:
@@ -165,6 +171,8 @@ def build(
         value that is neither (see the module docstring).
     """
     needed = set(needed)
+    if roles.scores:
+        return _long(source, roles, positive, where, needed, dialect, negative)
     label_col = column(roles.label)
     projections: list[exp.Expr] = []
     if "label" in needed:
@@ -220,6 +228,86 @@ def build(
     if where is not None:
         select = select.where(where.copy(), copy=False)
     return select
+
+
+MODELS_ALIAS, ROWS_ALIAS = "sqlauc_models", "sqlauc_rows"
+
+
+def _long(
+    source: exp.Expr,
+    roles: Roles,
+    positive: exp.Expr,
+    where: exp.Expr | None,
+    needed: set[str],
+    dialect: Dialect,
+    negative: exp.Expr | None,
+) -> exp.Select:
+    """The long input of several score columns: one row per (row, model), one scan.
+
+    The source is read once, by an inner SELECT that names its columns ``label``,
+    ``label_value``, ``weight``, ``score_1 .. score_K`` and ``by_1 .. by_S`` (the slices), and
+    cross-joined with a constant K-row relation of the models' names (string literals of the
+    resolved column names); ``score`` is ``CASE model WHEN 'a' THEN score_1 ... END``. No
+    UNPIVOT (it translates nowhere) and no ``VALUES ... AS t(col)`` (SQLite). With one score
+    column there is no join: ``model`` is the literal. With ``baseline_score`` needed
+    (:func:`sqlauc.compare`), the models are the score columns after the first, and each row
+    carries the first one's score as ``baseline_score``.
+    """
+    inner_needed = needed & {"label", "label_value", "weight"}
+    inner = build(source, replace(roles, scores=()), positive, where, inner_needed, dialect,
+                  negative)  # fmt: skip
+    k = len(roles.scores)
+    types = roles.score_types or ("",) * k
+    score_names = [f"score_{i + 1}" for i in range(k)]
+    for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
+        value = normalised(column_name, type_name, dialect, numeric=True)
+        inner.select(exp.alias_(value, name, copy=False), copy=False)
+    if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
+        nulls = [column(name).is_(exp.null()) for name in roles.scores]
+        null = nulls[0] if k == 1 else exp.or_(*nulls)
+        flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
+                        default=exp.Literal.number(0))  # fmt: skip
+        inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
+    by_types = roles.by_types or ("",) * len(roles.by)
+    slices = [f"by_{i + 1}" for i in range(len(roles.by))]
+    for name, column_name, type_name in zip(slices, roles.by, by_types, strict=True):
+        value = normalised(column_name, type_name, dialect, numeric=False)
+        inner.select(exp.alias_(value, name, copy=False), copy=False)
+    rows = exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(ROWS_ALIAS)))
+
+    def own(name: str) -> exp.Column:
+        return exp.column(name, table=ROWS_ALIAS)
+
+    projections: list[exp.Expr] = [exp.alias_(own(n), n) for n in slices if n in needed]
+    projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight",
+                    "any_null_score") if n in needed]  # fmt: skip
+    paired = "baseline_score" in needed  # compare: the models after the baseline
+    if paired:
+        projections.append(exp.alias_(own(score_names[0]), "baseline_score"))
+    models = [exp.Literal.string(name) for name in roles.scores[1 if paired else 0 :]]
+    score_names = score_names[1 if paired else 0 :]
+    if len(models) == 1:
+        projections.append(exp.alias_(models[0], "model"))
+        projections.append(exp.alias_(own(score_names[0]), "score"))
+        return exp.Select(expressions=projections).from_(rows, copy=False)
+    model = exp.column("model", table=MODELS_ALIAS)
+
+    def one_row(literal_: exp.Expr) -> exp.Select:
+        select = exp.select(exp.alias_(literal_, "model"))
+        return select.from_(dialect.constant_from) if dialect.constant_from else select
+
+    constant: exp.Query = one_row(models[0])
+    for literal_ in models[1:]:
+        constant = constant.union(one_row(literal_), distinct=False)
+    ifs = [exp.If(this=m.copy(), true=own(n)) for m, n in zip(models, score_names, strict=True)]
+    pick = exp.Case(this=model.copy(), ifs=ifs)
+    projections += [exp.alias_(model, "model"), exp.alias_(pick, "score")]
+    table = exp.Subquery(this=constant, alias=exp.TableAlias(this=exp.to_identifier(MODELS_ALIAS)))
+    return (
+        exp.Select(expressions=projections)
+        .from_(rows, copy=False)
+        .join(table, join_type="CROSS", copy=False)
+    )
 
 
 def literal(value: object, kind: LabelKind) -> exp.Expr | None:

@@ -38,6 +38,11 @@ class Options:
     group: str | None = None
     group_weight: str = "impressions"
     drop_intermediate: bool = True
+    max_fpr: float | None = None
+    scores: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
+    ci: float | None = 0.95
+    level: float = 0.95
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -64,6 +69,23 @@ def _pos_label(value: Any) -> bool:
     return isinstance(value, (bool, int, str))
 
 
+def _fraction(value: Any, *, closed: bool) -> bool:
+    """A real number in (0, 1] (``closed``) or (0, 1), not a bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return bool(0 < value <= 1) if closed else bool(0 < value < 1)
+
+
+def _names(value: Any, *, empty: bool) -> bool:
+    """A tuple or list of distinct column names (non-empty unless ``empty``)."""
+    return (
+        isinstance(value, (tuple, list))
+        and (empty or bool(value))
+        and all(_name(v) for v in value)
+        and len(set(value)) == len(value)
+    )
+
+
 def _table(value: Any) -> bool:
     from sqlauc.dbt import DbtRelation
     from sqlauc.sources import Query, is_frame
@@ -88,6 +110,26 @@ CONSTRAINTS: dict[str, Constraint] = {
     "where": Constraint("a str (a filter) or None", lambda v: v is None or isinstance(v, str)),
     "method": Constraint("one of " + ", ".join(repr(m) for m in METHODS), lambda v: v in METHODS),
     "drop_intermediate": Constraint("a bool", lambda v: isinstance(v, bool)),
+    "max_fpr": Constraint(
+        "a float in (0, 1] or None", lambda v: v is None or _fraction(v, closed=True)
+    ),
+    "scores": Constraint(
+        "a column name or a non-empty list of distinct column names",
+        lambda v: _name(v) or _names(v, empty=False),
+    ),
+    "by": Constraint(
+        "None, a column name or a list of distinct column names",
+        lambda v: v is None or _name(v) or _names(v, empty=True),
+    ),
+    "ci": Constraint(
+        "a confidence level in (0, 1) or None", lambda v: v is None or _fraction(v, closed=False)
+    ),
+    "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
+    "metrics": Constraint(
+        "None (the extra metrics log_loss, ne, calibration, average_precision and gauc are "
+        "not implemented yet)",
+        lambda v: v is None,
+    ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "
         "file, or a DataFrame (pandas, polars, pyarrow)",

@@ -111,7 +111,8 @@ def _roles(
         return resolve_column(name, columns, role=role, relation=relation, source_names=own)
 
     gw_column = None if options.group_weight in GROUP_WEIGHTS else options.group_weight
-    label, score = pick(options.label, "label"), pick(options.score, "score")
+    first_score = options.scores[0] if options.scores else options.score
+    label, score = pick(options.label, "label"), pick(first_score, "score")
     assert label is not None and score is not None
     try:
         group_weight_column = pick(gw_column, "group_weight")
@@ -123,9 +124,13 @@ def _roles(
             f"group_weight={options.group_weight!r} is neither one of the keywords "
             f"{', '.join(repr(k) for k in GROUP_WEIGHTS)} nor a column{hint} ({err})"
         ) from None
+    scores = tuple(pick(name, "score") or "" for name in options.scores)
+    by = tuple(pick(name, "by") or "" for name in options.by)
     return inputs.Roles(
         label=label,
         score=score,
+        scores=scores,
+        by=by,
         weight=pick(options.weight, "weight"),
         group=pick(options.group, "group"),
         group_weight_column=group_weight_column,
@@ -134,6 +139,7 @@ def _roles(
 
 def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: Dialect) -> None:
     for role, name in (
+        *(("score", name) for name in roles.scores),
         ("score", roles.score),
         ("weight", roles.weight),
         ("group_weight", roles.group_weight_column),
@@ -168,6 +174,8 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(
             roles,
+            score_types=tuple(kinds[name] for name in roles.scores),
+            by_types=tuple(kinds[name] for name in roles.by),
             score_type=kinds[roles.score],
             group_type=kinds[roles.group] if roles.group is not None else "",
         )
@@ -189,6 +197,10 @@ def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
     function, method = spec.name, options.method
     if method not in spec.methods():
         raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+    variant = spec.variant(options)
+    if variant is not None and method not in ("auto", "grouped"):
+        raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
+                      method)  # fmt: skip
     if method == "auto":
         return
     formulation = spec.formulations[spec.resolve_method(method)]
@@ -246,7 +258,7 @@ def render(
         "group_weight": "none",  # the group metrics' params say which
         **spec.params(options),
     }
-    composition = spec.composition(method)
+    composition = spec.composition(method, options)
     b = bound
     relation = inputs.build(
         b.source.relation,
@@ -280,9 +292,11 @@ def plan(
     refuse(spec, options, dialect)
     bound = bind(options, source, engine, dialect)
     sample = None
+    variant = spec.variant(options)
     distinct = spec.formulations.get(spec.distinct_method)
     wants_sample = (
-        options.method == "auto"
+        variant is None
+        and options.method == "auto"
         and spec.sampled
         and distinct is not None
         and (bound.roles.weight is None or distinct.weighted)
@@ -295,9 +309,9 @@ def plan(
             {*keys, "label", "label_value"}, dialect,
         )  # fmt: skip
         sample = sampling.sample(engine, source, sample_input, keys)
-    method = choose(spec, options.method, dialect, sample)
+    method = variant[0] if variant else choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
-    if spec.formulations[method].uses_negative:
+    if {**spec.formulations, **spec.variants}[method].uses_negative:
         if bound.label_kind == "bool":
             negative = exp.Boolean(this=not bool(bound.positive.this))
         elif sample is not None:
@@ -307,7 +321,7 @@ def plan(
 
 def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The diagnostics of the call: the one row's, or, with a row per group, their sum."""
-    if not plan_.spec.grouped:
+    if not plan_.spec.grouped and plan_.spec.keys is None:
         return rows[0] if rows else {}
     total: dict[str, Any] = {}
     for row in rows:
@@ -317,7 +331,42 @@ def _diagnostics_row(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key, pick in (("neg_label_min", min), ("neg_label_max", max), ("max_label_code", max)):
         values = [r[key] for r in rows if r.get(key) is not None]
         total[key] = pick(values) if values else None
+    if plan_.roles.scores:
+        total |= _table_rows(total, _copies(rows))
     return total
+
+
+def _copies(rows: list[dict[str, Any]]) -> int:
+    """How many times the long input holds each row: once per model (the models after the
+    baseline for compare), and every (slice, model) has a row in the result."""
+    return max(1, len({row["model"] for row in rows}))
+
+
+def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
+    """Rows of the table, not (row, model) pairs, from the long input's sums (every row is
+    counted once per model, K times): rows read, with a NULL label, with a NULL score in at
+    least one score column, and left out of at least one model (sql/evaluate_rows.sql)."""
+    out = {}
+    for key, source in (("n_rows", "n_rows"), ("n_null_label", "n_null_label"),
+                        ("n_null_score", "n_rows_null_score"),
+                        ("n_excluded", "n_rows_excluded")):  # fmt: skip
+        count = int(total.get(source) or 0)
+        assert count % k == 0, (source, count, k)  # each row has its K copies
+        out[key] = count // k
+    out["n_used"] = out["n_rows"] - out["n_excluded"]
+    return out
+
+
+def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, int]:
+    """NaN or infinite scores per score column (long input: the rows' ``model``)."""
+    counts = dict.fromkeys(plan_.roles.scores, 0)
+    baseline = 0  # compare: the first score column beside each model's (every row K times)
+    for row in rows:
+        counts[row["model"]] += int(row.get("n_nonfinite_score") or 0)
+        baseline += int(row.get("n_nonfinite_baseline") or 0)
+    if baseline:
+        counts[plan_.roles.scores[0]] = baseline // _copies(rows)
+    return {name: n for name, n in counts.items() if n}
 
 
 def run(plan_: Plan, engine: Engine) -> Evaluated:
@@ -334,5 +383,6 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
         rows = [dict(zip(plan_.output_columns, row, strict=True)) for row in fetched]
         diag_row = _diagnostics_row(plan_, rows)
     diagnostics = Diagnostics.from_row(diag_row)
-    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what)
+    nonfinite = nonfinite_by_column(plan_, rows) if plan_.roles.scores else None
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite)
     return Evaluated(plan_, rows, frame, diagnostics, defined)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlauc import dialects, metrics, pipeline
@@ -11,6 +12,8 @@ from sqlauc.engines import open_engine
 from sqlauc.errors import InvalidParameterError
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
+from sqlauc.metrics.compare import check_scores
+from sqlauc.metrics.evaluate import as_names
 from sqlauc.metrics.roc_curve import RocMethod
 from sqlauc.options import Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
@@ -41,6 +44,11 @@ def sql(
     group: str | None = None,
     group_weight: str = "impressions",
     drop_intermediate: bool = True,
+    max_fpr: float | None = None,
+    scores: str | Sequence[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    ci: float | None = 0.95,
+    level: float = 0.95,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -66,6 +74,15 @@ def sql(
         connection, the connection's dialect.
     label, score, weight, pos_label, where, method, group, group_weight, drop_intermediate
         As in the metric functions.
+    max_fpr : float in (0, 1], optional
+        For ``"auc"``: the standardised partial AUC query (``sql/auc_partial.sql``); for
+        ``"evaluate"``: its ``pauc`` column.
+    scores, by, ci
+        For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
+        (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``).
+    scores, by, level
+        For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
+        baseline), the p-value computed in the query).
 
     Returns
     -------
@@ -95,9 +112,21 @@ def sql(
                       metric)  # fmt: skip
     spec = metrics.get(metric)
     validate("sql", {"table": table})
-    values = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
+    values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
+              "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
-              "drop_intermediate": drop_intermediate}  # fmt: skip
+              "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
+              "level": level}  # fmt: skip
+    if metric in ("evaluate", "compare"):
+        values = {k: v for k, v in values.items() if k != "score" and k != "method"}
+        values |= {"scores": as_names(scores if scores is not None else ("score",)),
+                   "by": as_names(by) if by is not None else ()}  # fmt: skip
+        if metric == "compare":
+            check_scores("sql", values["scores"])
+    elif scores is not None or by is not None:
+        unused = "scores" if scores is not None else "by"
+        raise invalid(unused, "sql", f"left unset for metric {metric!r}",
+                      scores if scores is not None else by)  # fmt: skip
     validate("sql", values)
     unset = Options()
     for name, value in values.items():  # an option the metric does not take is a mistake

@@ -112,12 +112,17 @@ def own_names() -> frozenset[str]:
     """The names sqlauc itself writes unquoted: every identifier of every template (CTEs,
     aliases, internal columns), the input relation and its columns, and query settings."""
     names: set[str] = {compose.INPUT_RELATION, *templates.names()}
-    names |= {"label", "label_value", "score", "weight", "grp", "gw"}
+    names |= {"label", "label_value", "score", "weight", "grp", "gw", "model", "any_null_score",
+              "baseline_score"}  # fmt: skip
+    # the long input of several score columns (sqlauc/inputs.py, _long)
+    names |= {"sqlauc_rows", "sqlauc_models", *(f"score_{i}" for i in range(1, 10)),
+              *(f"by_{i}" for i in range(1, 10))}  # fmt: skip
     for name in templates.names():
         names |= {i.name for i in templates.parse(name).find_all(exp.Identifier)}
     for record in dialects.records():
         settings = record.query_settings
         names |= set(settings)
+        names |= {record.constant_from} if record.constant_from else set()
     return frozenset(names)
 
 
@@ -393,12 +398,29 @@ def check_window_frames(tree: exp.Expr, dialect: str) -> list[str]:
     return found
 
 
+def _models_row(select: exp.Select) -> bool:
+    """A row of the constant models relation of the long input (``SELECT 'a' AS model``)."""
+    subquery = select.find_ancestor(exp.Subquery)
+    return (
+        subquery is not None
+        and subquery.alias == "sqlauc_models"
+        and all(isinstance(p.unalias(), exp.Literal) for p in select.expressions)
+    )
+
+
+#: Dialects where a constant row needs a FROM (Oracle <= 21: FROM DUAL).
+FROM_REQUIRED = ("oracle",)
+
+
 def check_from(tree: exp.Expr, dialect: str) -> list[str]:
-    """No SELECT without FROM."""
+    """No SELECT without FROM, except the constant rows of the models relation (K literals,
+    valid everywhere but where :data:`FROM_REQUIRED`)."""
     return [
         f"SELECT without FROM: {select.sql(dialect)[:120]}"
         for select in tree.find_all(exp.Select)
-        if select.args.get("from_") is None and select.args.get("from") is None
+        if select.args.get("from_") is None
+        and select.args.get("from") is None
+        and (dialect in FROM_REQUIRED or not _models_row(select))
     ]
 
 

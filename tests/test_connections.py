@@ -131,7 +131,7 @@ def test_dialect_overrides_detection():
 
 def test_unsupported_connections_are_type_errors():
     for bad in (object(), 42, "postgresql://x", sqlite3):
-        with pytest.raises(TypeError, match="'con' parameter of auc"):
+        with pytest.raises(TypeError, match=r"'con' parameter of auc\(\) must be None"):
             sqlauc.auc(bad, "t")
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+from statistics import NormalDist
 from typing import Any
 
 import duckdb
@@ -56,7 +57,15 @@ from golden.regenerate import (
     TABLE,
     WEIGHT,
 )
-from reference import brute_auc, brute_roc, gauc_reference
+from reference import (
+    brute_auc,
+    brute_roc,
+    delong_ci,
+    delong_paired,
+    delong_variance,
+    gauc_reference,
+    partial_auc,
+)
 from sqlglot import exp
 
 import sqlauc
@@ -381,6 +390,7 @@ def events():
     con.register("events_frame", frame)
     con.execute("CREATE TABLE analytics.events AS SELECT * FROM events_frame")
     con.unregister("events_frame")
+    con.execute("CREATE VIEW dual AS SELECT 'X' AS dummy")  # Oracle's one-row table
     native = {}
     for case in CASES:
         cursor = con.execute(regenerate.render(case, "duckdb"))
@@ -393,6 +403,8 @@ def events():
 def _sorted_rows(metric: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     if metric == "group_auc":  # no ORDER BY: sort by group, the NULL group last
         return sorted(rows, key=lambda r: (r[0] is None, r[0] if r[0] is not None else 0))
+    if metric in ("evaluate", "compare"):  # no ORDER BY: sort by (slice, model) or model
+        return sorted(rows, key=lambda r: tuple((v is None, str(v)) for v in r[:2]))
     return rows
 
 
@@ -450,9 +462,15 @@ def test_golden_sql_means_the_same_in_duckdb(events, case, dialect):
 #: cases whose T-SQL, transpiled back by sqlglot as is, carries a value that single precision
 #: cannot hold through a CAST(... AS FLOAT) (now REAL): the score (thresholds, ranks), a rank
 #: sum or a share. The others survive: their scores (2 decimals) keep their order and ties in
-#: single precision, and their counts and integer weights are exact in it.
+#: single precision, and their counts and integer weights are exact in it. auc_partial casts
+#: max_fpr = 0.1 to FLOAT, which single precision does not hold.
 TSQL_PLAIN_LOSSY = {
     "auc_rank",
+    "auc_partial",
+    "evaluate_by_day",
+    "evaluate_one_score_weighted_pauc",
+    "compare_by_day",
+    "compare_weighted",
     "roc_curve",
     "roc_curve_all_points_weighted_string_label",
     "roc_curve_rows",
@@ -488,6 +506,98 @@ def test_tsql_sql_transpiled_back_as_is(events, case):
     _assert_same_result(con, native, case, plain, "tsql (sqlglot's own reverse mapping)")
 
 
+#: evaluate's score columns in the reference frame of test_duckdb_rendering_matches_the_references
+_EVALUATE_SCORES = {SCORE: "score", GROUP_WEIGHT: "gw", WEIGHT: "w"}
+
+
+def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
+    """evaluate's rows against the brute-force DeLong placements and the pAUC reference, per
+    (slice, model): the slice is the group column (a NULL group is a slice of its own)."""
+    weighted, level, max_fpr = "weight" in options, options["ci"], options.get("max_fpr")
+    by = options.get("by", ())
+    assert tuple(by) in ((), (GROUP,))
+    parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
+    expected: dict[tuple[Any, str], tuple[float, ...]] = {}
+    for key, part in parts:
+        for model in options["scores"]:
+            column = _EVALUATE_SCORES[model]
+            usable = part[part["y"].notna() & part[column].notna()]
+            if weighted:
+                usable = usable[usable["w"] != 0]  # a zero weight is no row (frequency weights)
+            y, s = usable["y"].to_numpy() == 1, usable[column].to_numpy()
+            w = usable["w"].to_numpy() if weighted else None
+            pos = float(w[y].sum()) if w is not None else float(y.sum())
+            neg = float(w[~y].sum()) if w is not None else float((~y).sum())
+            if len(usable) == 0:
+                continue
+            if pos == 0 or neg == 0:
+                expected[(key, model)] = (math.nan,) * 5 + (pos, neg)
+                continue
+            auc, _, se = delong_variance(y, s, w)
+            low, high = delong_ci(y, s, w, level=level)
+            pauc = partial_auc(y, s, max_fpr, w) if max_fpr else math.nan
+            expected[(key, model)] = (auc, se, low, high, pauc, pos, neg)
+    k, read = len(options["scores"]), ref[ref["w"] != 0] if weighted else ref
+    null_score = read[[_EVALUATE_SCORES[m] for m in options["scores"]]].isna().any(axis=1)
+    counts = {
+        c: sum(r[c] for r in rows) for c in ("n_rows", "n_rows_excluded", "n_rows_null_score")
+    }
+    assert counts == {
+        "n_rows": k * len(read),  # every row once per model
+        "n_rows_excluded": k * int((read["y"].isna() | null_score).sum()),
+        "n_rows_null_score": k * int(null_score.sum()),
+    }
+    got = {}
+    for r in rows:
+        if not r["n_used"]:
+            continue
+        key = r["by_1"] if by else None
+        key = math.nan if by and key is None else key
+        got[(key, r["model"])] = tuple(
+            math.nan if r[c] is None else float(r[c])
+            for c in ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives")
+        )
+    assert len(got) == len(expected) and (len(got) > 1 if by else len(got) == 1)
+    for (key, model), want in expected.items():
+        have = got[(math.nan if key is not None and pd.isna(key) else key, model)]
+        for g, e, what in zip(have, want, ("auc", "se", "low", "high", "pauc", "P", "N"),
+                              strict=True):  # fmt: skip
+            assert math.isnan(g) if math.isnan(e) else g == pytest.approx(e, abs=TOL, rel=0), (
+                key, model, what, g, e)  # fmt: skip
+
+
+def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
+    """compare's rows against the brute-force paired DeLong reference per (slice, model)."""
+    weighted, by = "weight" in options, options.get("by", ())
+    baseline, *models = (_EVALUATE_SCORES[m] for m in options["scores"])
+    parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
+    z_level = NormalDist().inv_cdf(1 - (1 - options.get("level", 0.95)) / 2)
+    checked = 0
+    for key, part in parts:
+        for name, model in zip(options["scores"][1:], models, strict=True):
+            usable = part[part["y"].notna() & part[baseline].notna() & part[model].notna()]
+            usable = usable[usable["w"] != 0] if weighted else usable
+            y = usable["y"].to_numpy() == 1
+            w = usable["w"].to_numpy() if weighted else None
+            [r] = [r for r in rows if r["model"] == name and (not by or (
+                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+            got = {c: math.nan if r[c] is None else float(r[c]) for c in r if c != "model"}
+            if y.all() or not y.any():
+                assert math.isnan(got["auc"]) and math.isnan(got["z"]), (key, name)
+                continue
+            a1, a2, diff, var, z, p = delong_paired(y, usable[baseline], usable[model], w)
+            half = z_level * math.sqrt(var) if not math.isnan(var) else math.nan
+            want = {"auc_baseline": a1, "auc": a2, "diff": -diff, "diff_low": -diff - half,
+                    "diff_high": -diff + half, "z": -z, "p_value": p}  # fmt: skip
+            for column, value in want.items():
+                tol = 1e-9 if column in ("z", "p_value") else TOL
+                ok = math.isnan(got[column]) if math.isnan(value) else (
+                    got[column] == pytest.approx(value, abs=tol, rel=0))  # fmt: skip
+                assert ok, (key, name, column, got[column], value)
+            checked += 1
+    assert checked > (3 if by else 0)
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_duckdb_rendering_matches_the_references(events, case):
     """The baseline of the meaning check is right: the brute-force pair count, per case."""
@@ -509,12 +619,21 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if "where" in options:
         ref = ref[ref["g"].isin([1, 2, 3]) & (ref["score"] > 0.1)]
     weighted = "weight" in options
+    if metric == "evaluate":
+        _check_evaluate(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
+        return
+    if metric == "compare":
+        _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
+        return
     if metric in ("auc", "roc_curve"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
         result = [dict(zip(names, row, strict=True)) for row in rows]
-        if metric == "auc":
+        if metric == "auc" and "max_fpr" in options:
+            expected = partial_auc(y_pos, s, options["max_fpr"], w)
+            assert result[0]["auc"] == pytest.approx(expected, abs=TOL)
+        elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
         else:
             curve = brute_roc(y_pos, s, w)

@@ -86,9 +86,9 @@ def test_plot_pr_steps_with_average_precision_and_prevalence():
 def test_plot_rejects_other_data():
     with pytest.raises(TypeError, match="DataFrame"):
         sqlauc.plot_roc(42)
-    with pytest.raises(ValueError, match="without 'fpr'"):
+    with pytest.raises(ValueError, match=r"parameter of plot_roc\(\) .* without 'fpr'"):
         sqlauc.plot_roc(pd.DataFrame({"precision": [1.0], "recall": [0.0]}))
-    with pytest.raises(ValueError, match="without 'precision'"):
+    with pytest.raises(ValueError, match=r"parameter of plot_pr\(\) .* without 'precision'"):
         sqlauc.plot_pr(pd.DataFrame({"fpr": [0.0], "tpr": [0.0]}))
 
 

@@ -106,6 +106,13 @@ def test_frames_need_the_embedded_engine():
         ({"metric": "auc", "table": 3}, "table"),
         ({"metric": "auc", "dialect": 3}, "dialect"),
         ({"metric": "auc", "table": FRAME, "dialect": "bigquery"}, "table"),
+        ({"metric": "evaluate", "scores": []}, "scores"),
+        ({"metric": "evaluate", "ci": 2}, "ci"),
+        ({"metric": "auc", "scores": ["a"]}, "scores"),
+        ({"metric": "auc", "by": "a"}, "by"),
+        ({"metric": "compare", "scores": ["a"]}, "scores"),
+        ({"metric": "compare", "scores": ["a", "b"], "level": 0}, "level"),
+        ({"metric": "evaluate", "level": 0.9}, "level"),
     ],
 )
 def test_sql_refuses_invalid_options(options, parameter):
@@ -157,9 +164,88 @@ def test_other_public_functions(call, parameter, function):
     _assert_shape(info.value, parameter, function)
 
 
+#: evaluate: (parameter, an invalid value)
+EVALUATE_INVALID = [
+    ("label", 3),
+    ("scores", []),
+    ("scores", ["score", "score"]),
+    ("scores", 3),
+    ("by", 3),
+    ("by", "auc"),
+    ("weight", 1.5),
+    ("pos_label", None),
+    ("where", 5),
+    ("ci", 1.0),
+    ("ci", 0),
+    ("max_fpr", 0),
+    ("max_fpr", 1.5),
+    ("metrics", ["log_loss"]),
+    ("dialect", 5),
+]
+
+
+@pytest.mark.parametrize(("parameter", "value"), EVALUATE_INVALID)
+def test_evaluate_refuses_invalid_options(parameter, value):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.evaluate(None, FRAME, **{"scores": "score", parameter: value})
+    _assert_shape(info.value, parameter, "evaluate")
+
+
+@pytest.mark.parametrize("table", [3, None, (), ("schema", 4), object()])
+def test_evaluate_refuses_invalid_tables(table):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.evaluate(None, table)
+    _assert_shape(info.value, "table", "evaluate")
+
+
+def test_evaluate_refuses_unusable_connections():
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.evaluate(Unusable(), "t")
+    _assert_shape(info.value, "con", "evaluate")
+
+
+#: compare: (parameter, an invalid value)
+COMPARE_INVALID = [
+    ("label", 3),
+    ("scores", ["score"]),
+    ("scores", ["score", "score"]),
+    ("scores", 3),
+    ("by", 3),
+    ("by", "diff"),
+    ("weight", 1.5),
+    ("pos_label", None),
+    ("where", 5),
+    ("level", 1.0),
+    ("level", None),
+    ("dialect", 5),
+]
+
+
+@pytest.mark.parametrize(("parameter", "value"), COMPARE_INVALID)
+def test_compare_refuses_invalid_options(parameter, value):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(None, FRAME, **{"scores": ["score", "g"], parameter: value})
+    _assert_shape(info.value, parameter, "compare")
+
+
+@pytest.mark.parametrize("table", [3, None, (), ("schema", 4), object()])
+def test_compare_refuses_invalid_tables(table):
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(None, table, scores=["a", "b"])
+    _assert_shape(info.value, "table", "compare")
+
+
+def test_compare_refuses_unusable_connections():
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.compare(Unusable(), "t", scores=["a", "b"])
+    _assert_shape(info.value, "con", "compare")
+
+
 def test_every_public_function_is_covered():
     covered = {
         *METRIC_FUNCTIONS,
+        "evaluate",
+        "compare",
         "sql",
         "compute",
         "ref",

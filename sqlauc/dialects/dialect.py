@@ -69,6 +69,10 @@ class Dialect:
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
         Why the engine's GROUP BY keeps -0.0 and 0.0 apart (floats get ``+ 0``), or None.
+    constant_from
+        The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
+        FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
+        relation of the models in :func:`sqlauc.evaluate`'s long input.
     sums
         ``ordered``: the engine keeps ``SUM(x ORDER BY x)``; ``sorted_array``: it is written
         as the sum of the sorted array of the values; ``plain``: the ``ORDER BY`` is dropped.
@@ -95,6 +99,7 @@ class Dialect:
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     sums: Sums = "plain"
+    constant_from: str | None = None
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"

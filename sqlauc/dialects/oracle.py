@@ -16,4 +16,5 @@ DIALECT = Dialect(
     # cannot be cast to it and its arithmetic is not IEEE; BINARY_DOUBLE is the IEEE double
     # every other engine computes with
     type_names={exp.DType.DOUBLE: "BINARY_DOUBLE"},
+    constant_from="dual",  # Oracle <= 21: a SELECT needs a FROM (23ai made it optional)
 )

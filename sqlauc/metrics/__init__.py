@@ -13,7 +13,7 @@ import importlib
 from sqlauc.metrics.spec import MetricSpec
 
 #: The metric modules, in the order the documentation lists them.
-_MODULES = ("auc", "roc_curve", "group_auc", "gauc")
+_MODULES = ("auc", "roc_curve", "group_auc", "gauc", "evaluate", "compare")
 
 
 def names() -> tuple[str, ...]:

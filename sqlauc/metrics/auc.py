@@ -6,11 +6,11 @@ import math
 from typing import Any, Literal
 
 from sqlauc import checks
-from sqlauc.compose import Formulation
+from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import PosLabel
+from sqlauc.options import Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import AUCResult
 
@@ -30,6 +30,8 @@ FORMULATIONS = {
     ),
     "bucketed": Formulation("auc_bucketed", totals=("per_bucket", "totals")),
 }
+#: The standardised partial AUC (``max_fpr=``), over the same per-score stage.
+PARTIAL = Formulation("auc_partial")
 #: The options every metric takes (beside con, table and dialect).
 COMMON_PARAMETERS = ("label", "score", "weight", "pos_label", "where")
 _BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
@@ -54,12 +56,20 @@ def shape(evaluated: Evaluated) -> AUCResult:
     return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
 
 
+def auc_params(options: Options) -> dict[str, Param]:
+    """``:max_fpr`` for the partial variant."""
+    return {} if options.max_fpr is None else {"max_fpr": float(options.max_fpr)}
+
+
 SPEC = MetricSpec(
     name="auc",
     what="ROC AUC",
     formulations=FORMULATIONS,
+    variants={"partial": PARTIAL},
+    option_variants={"max_fpr": "partial"},
+    params=auc_params,
     shape=shape,
-    parameters=(*COMMON_PARAMETERS, "method"),
+    parameters=(*COMMON_PARAMETERS, "method", "max_fpr"),
     dialect_default=True,
     cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
     examples={
@@ -72,6 +82,7 @@ SPEC = MetricSpec(
         },
         "auc_rank": {**_BASE, "method": "rank"},
         "auc_bucketed": {**_BASE, "method": "bucketed"},
+        "auc_partial": {**_BASE, "max_fpr": 0.1},
         "auc_bucketed_weighted_string_label": {
             **_STRING,
             "method": "bucketed",
@@ -92,6 +103,7 @@ def auc(
     where: str | None = None,
     method: Method = "auto",
     dialect: str | None = None,
+    max_fpr: float | None = None,
 ) -> float:
     """Exact area under the ROC curve, computed in the database.
 
@@ -145,6 +157,14 @@ def auc(
         The SQL dialect to render for (one of ``sqlauc.dialects.names()``, sqlglot's names);
         overrides the one detected from ``con``, and is required for a DB-API driver sqlauc
         does not know. Another name raises :class:`~sqlauc.UnknownDialectError`.
+    max_fpr : float in (0, 1], optional
+        Return the standardised partial AUC over FPR in [0, ``max_fpr``] instead
+        (McClish 1989), exactly :func:`sklearn.metrics.roc_auc_score` with ``max_fpr``: the
+        ROC polyline (ties are diagonal segments) is integrated from FPR 0 to ``max_fpr``,
+        the segment crossing ``max_fpr`` cut at its linear interpolation, and the area ``A``
+        becomes ``(1 + (A - m^2 / 2) / (m - m^2 / 2)) / 2`` for ``m = max_fpr`` (1/2 for a
+        random ranking, 1 for a perfect one); ``max_fpr=1`` is the full AUC. Runs
+        ``sql/auc_partial.sql`` (``method`` must be ``"auto"`` or ``"grouped"``).
 
     Returns
     -------
@@ -169,6 +189,11 @@ def auc(
     sqlauc.UnsafeInputError
         A refused ``where`` filter or name.
 
+    References
+    ----------
+    D. K. McClish, "Analyzing a portion of the ROC curve", Medical Decision Making 9(3),
+    190-195 (1989).
+
     Notes
     -----
     Rows with a NULL label or score are excluded and counted (an
@@ -186,5 +211,5 @@ def auc(
     0.875
     """
     given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
-             "where": where, "method": method}  # fmt: skip
+             "where": where, "method": method, "max_fpr": max_fpr}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given)).auc

@@ -64,6 +64,15 @@ class MetricSpec:
         The columns the command line prints for one model.
     examples : mapping
         Named option sets: the golden SQL cases and the documented examples.
+    variants : mapping
+        Formulations that no ``method=`` names: an option given (not None) runs one of them
+        (``option_variants``), e.g. the AUC's ``max_fpr=`` runs ``"partial"``.
+    option_variants : mapping
+        Option name -> the variant it runs when it is not None; with it, ``method`` must be
+        ``"auto"`` or ``"grouped"``.
+    keys : callable, optional
+        Options -> the keys the composer adds to every stage (evaluate: its slice columns
+        ``by_1, ...`` and ``model``), like ``grouped`` adds ``grp``.
     """
 
     name: str
@@ -84,6 +93,9 @@ class MetricSpec:
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    variants: Mapping[str, Formulation] = field(default_factory=dict)
+    option_variants: Mapping[str, str] = field(default_factory=dict)
+    keys: Callable[[Options], tuple[str, ...]] | None = None
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""
@@ -93,14 +105,23 @@ class MetricSpec:
         """The formulation a (non-auto) method runs."""
         return self.method_aliases.get(method, method)
 
-    def composition(self, method: str) -> Composition:
-        """What the composer builds for ``method`` (a key of ``formulations``)."""
+    def variant(self, options: Options) -> tuple[str, str] | None:
+        """The variant the options run, with the option that asks for it (or None)."""
+        for option, name in self.option_variants.items():
+            if getattr(options, option) is not None:
+                return name, option
+        return None
+
+    def composition(self, method: str, options: Options | None = None) -> Composition:
+        """What the composer builds for ``method`` (a key of ``formulations`` or
+        ``variants``)."""
         from sqlauc import metrics
 
         return Composition(
-            formulation=self.formulations[method],
+            formulation={**self.formulations, **self.variants}[method],
             overlays=self.overlays,
             grouped=self.grouped,
+            keys=self.keys(options or Options()) if self.keys is not None else (),
             final_when=self.final_when,
             relations=tuple(
                 (relation, metrics.get(metric).composition(method))

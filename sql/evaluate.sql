@@ -1,0 +1,113 @@
+-- evaluate: per (slice, model) the exact AUC, its DeLong standard error and interval, and the
+-- standardised partial AUC; one scan of the table whatever the number of models and slices.
+--
+-- Reads score_counts (one row per distinct score; the composer adds the keys by_1 .. by_S and
+-- model to every stage, and sqlauc_input is long: one row per (row, model), see
+-- sqlauc/inputs.py). Per distinct score s, with pos(s), neg(s) the summed weights and
+-- pos_ge(s), neg_ge(s) those with a score >= s (a DESC running sum over distinct scores, so
+-- ROWS = RANGE), P and N the class totals (DeLong 1988, with the per-score structure of
+-- Sun & Xu 2014: a placement depends only on the score):
+--   V10(s) = (N - neg_ge(s) + neg(s) / 2) / N   (negatives below s, + 1/2 the tied ones)
+--   V01(s) = (pos_ge(s) - pos(s) / 2) / P       (positives above s, + 1/2 the tied ones)
+--   theta  = sum_s pos(s) V10(s) / P           (the AUC, ties 1/2)
+--   Var    = sum_s pos(s) (V10 - theta)^2 / ((P - 1) P) + sum_s neg(s) (V01 - theta)^2 / ((N - 1) N)
+-- The reported auc is (P N - U') / (P N), U' = sum_s pos(s) (neg_ge(s) - neg(s) / 2), the very
+-- expression of auc.sql, so it equals sqlauc.auc bit for bit; theta only centres the placements.
+--   auc_se = sqrt(Var); auc_low/high = theta -/+ :z auc_se, each clipped to [0, 1] (pROC's rule).
+-- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite). Weights are frequency
+-- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
+-- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). With :with_ci = 0
+-- the interval columns are NULL (folded away). pauc: as auc_partial.sql over the same running
+-- sums, NULL unless :partial = 1.
+-- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
+-- another expression of the same SELECT reads.
+WITH running AS (
+    SELECT
+        *,
+        SUM(pos_w) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS pos_ge,
+        SUM(neg_w) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS neg_ge,
+        SUM(pos_w) OVER () AS p_total,
+        SUM(neg_w) OVER () AS n_total
+    FROM score_counts
+),
+placed AS (
+    SELECT
+        *,
+        (n_total - neg_ge + 0.5 * neg_w) / NULLIF(n_total, 0) AS v10,
+        (pos_ge - 0.5 * pos_w) / NULLIF(p_total, 0) AS v01,
+        (neg_ge - neg_w) / NULLIF(n_total, 0) AS x0,
+        neg_ge / NULLIF(n_total, 0) AS x1,
+        (pos_ge - pos_w) / NULLIF(p_total, 0) AS y0,
+        pos_ge / NULLIF(p_total, 0) AS y1
+    FROM running
+),
+centred AS (
+    SELECT
+        *,
+        SUM(pos_w * v10) OVER () / NULLIF(p_total, 0) AS theta
+    FROM placed
+),
+totals AS (
+    SELECT
+        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
+        SUM(pos_w) AS positives,
+        SUM(neg_w) AS negatives,
+        SUM(pos_w * (v10 - theta) * (v10 - theta)) AS pos_ss,
+        SUM(neg_w * (v01 - theta) * (v01 - theta)) AS neg_ss,
+        CASE WHEN :partial = 1 THEN SUM(
+            CASE
+                WHEN x1 <= CAST(:max_fpr AS DOUBLE) THEN (x1 - x0) * (y0 + y1) / 2.0
+                WHEN x0 < CAST(:max_fpr AS DOUBLE)
+                THEN (CAST(:max_fpr AS DOUBLE) - x0)
+                    * (y0 + y0 + (y1 - y0) * (CAST(:max_fpr AS DOUBLE) - x0)
+                        / NULLIF(x1 - x0, 0)) / 2.0
+                ELSE 0.0
+            END
+        ) END AS area
+    FROM centred
+),
+with_se AS (
+    SELECT
+        *,
+        CASE
+            WHEN positives > 0 AND negatives > 0
+            THEN (positives * negatives - u_complement) / (positives * negatives)
+        END AS theta_defined,
+        SQRT(
+            pos_ss / NULLIF((positives - 1) * positives, 0)
+            + neg_ss / NULLIF((negatives - 1) * negatives, 0)
+        ) AS se
+    FROM totals
+)
+SELECT
+    theta_defined AS auc,
+    CASE WHEN :with_ci = 1 THEN se END AS auc_se,
+    CASE WHEN :with_ci = 1 THEN
+        CASE
+            WHEN theta_defined - :z * se < 0 THEN 0.0
+            WHEN theta_defined - :z * se > 1 THEN 1.0
+            ELSE theta_defined - :z * se
+        END
+    END AS auc_low,
+    CASE WHEN :with_ci = 1 THEN
+        CASE
+            WHEN theta_defined + :z * se < 0 THEN 0.0
+            WHEN theta_defined + :z * se > 1 THEN 1.0
+            ELSE theta_defined + :z * se
+        END
+    END AS auc_high,
+    CASE WHEN :partial = 1 AND positives > 0 AND negatives > 0 THEN
+        CASE
+            WHEN :max_fpr = 1 THEN area
+            ELSE 0.5 * (1 + (area - CAST(:max_fpr AS DOUBLE) * CAST(:max_fpr AS DOUBLE) / 2.0)
+                / (CAST(:max_fpr AS DOUBLE)
+                    - CAST(:max_fpr AS DOUBLE) * CAST(:max_fpr AS DOUBLE) / 2.0))
+        END
+    END AS pauc,
+    positives,
+    negatives
+FROM with_se

@@ -1,0 +1,189 @@
+"""The paired DeLong test of several models against a baseline, per slice: :func:`compare`.
+
+The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with the constant
+relation of the models after the baseline), and each row carries the baseline's score beside
+the model's (``baseline_score``); ``sql/compare.sql`` runs per (slice, model) over the distinct
+(baseline score, model score) pairs (bench/prototypes/compare.sql, with ROWS frames).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from sqlauc import checks
+from sqlauc.compose import Formulation, Param
+from sqlauc.compute import Table, run_metric
+from sqlauc.errors import DataError, UndefinedMetricWarning
+from sqlauc.metrics.evaluate import as_names, slice_keys, z_value
+from sqlauc.metrics.spec import MetricSpec
+from sqlauc.options import Options, PosLabel, invalid
+from sqlauc.pipeline import Evaluated
+
+#: The statistics columns of :func:`compare`'s frame, after the slice columns.
+COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
+                   "z", "p_value")  # fmt: skip
+
+
+def compare_params(options: Options) -> dict[str, Param]:
+    """``:z``, the normal quantile of the interval's level."""
+    return {"z": z_value(options.level)}
+
+
+def check_scores(function: str, scores: Any) -> None:
+    """compare needs a baseline and at least one other score column."""
+    if isinstance(scores, tuple) and len(scores) < 2:
+        raise invalid("scores", function, "at least two distinct column names (the baseline "
+                      "first, then the models compared with it)", scores)  # fmt: skip
+
+
+def shape(evaluated: Evaluated) -> pd.DataFrame:
+    """One row per (slice, model after the baseline), sorted by slice then model order."""
+    plan = evaluated.plan
+    options = plan.options
+    if plan.roles.weight is not None:
+        fractional = sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows)
+        if fractional:
+            raise DataError(
+                f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
+                "row(s) x model(s)): the paired DeLong test is defined for frequency weights "
+                "(a weight-k row is k identical rows), and with sampling weights it "
+                "understates the variance"
+            )
+    slices = [f"by_{i + 1}" for i in range(len(options.by))]
+    kept = [r for r in evaluated.rows if r["n_rows"]]
+    order = {name: i for i, name in enumerate(plan.roles.scores)}
+    data: dict[str, Any] = {
+        name: [r[key] for r in kept] for name, key in zip(options.by, slices, strict=True)
+    }
+    data["baseline"] = [plan.roles.scores[0]] * len(kept)
+    data["model"] = [r["model"] for r in kept]
+    data["_order"] = [order[r["model"]] for r in kept]
+    for column in COMPARE_COLUMNS[2:]:
+        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+    frame = pd.DataFrame(data, columns=[*options.by, *COMPARE_COLUMNS, "_order"])
+    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
+    frame = frame.drop(columns="_order")
+    undefined = int(frame["auc"].isna().sum())
+    if undefined:
+        checks.warn(
+            f"{undefined} of {len(frame)} (slice, model) rows have a single class: the AUCs "
+            "and the test are not defined (NaN).",
+            UndefinedMetricWarning,
+        )
+    untested = int((frame["auc"].notna() & frame["z"].isna()).sum())
+    if untested:
+        checks.warn(
+            f"{untested} of {len(frame)} (slice, model) rows have no test (z and p_value NaN): "
+            "a single positive or negative, or a model that ranks the rows exactly as the "
+            "baseline (the variance of the difference is 0).",
+            UndefinedMetricWarning,
+        )
+    return frame
+
+
+_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col", "sample_w")}
+SPEC = MetricSpec(
+    name="compare",
+    what="the comparison",
+    formulations={
+        "grouped": Formulation("compare", per_key="combos", counted_keys=("baseline_score",))
+    },
+    shape=shape,
+    parameters=("label", "scores", "by", "weight", "pos_label", "where", "level"),
+    required=("scores",),
+    overlays=("diagnostics", "weight_kind", "evaluate_rows", "compare_baseline"),
+    keys=slice_keys,
+    params=compare_params,
+    sampled=False,
+    cli_columns=(),
+    examples={
+        "compare_by_day": {**_BASE, "by": ("user_id",), "level": 0.9},
+        "compare_weighted": {
+            "label": "clicked",
+            "scores": ("Score", "gw_col"),
+            "weight": "sample_w",
+        },
+    },
+)
+
+
+def compare(
+    con: Any,
+    table: Table,
+    *,
+    label: str = "label",
+    scores: Sequence[str] = ("score_a", "score_b"),
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: PosLabel = 1,
+    where: str | None = None,
+    level: float = 0.95,
+    dialect: str | None = None,
+) -> pd.DataFrame:
+    """The paired DeLong test of each score column against the first, per slice, in one query.
+
+    One SQL query and one scan of the table, whatever the number of models and slices. On the
+    rows where the label and both scores are not NULL, with DeLong's placements
+    ``V10 = (negatives below + 1/2 tied) / N`` of each positive and ``V01`` of each negative
+    for both models, ``d = placement - that model's AUC`` per row::
+
+        diff = auc - auc_baseline
+        Var(diff) = sum_pos (d_base - d_model)^2 / ((P - 1) P)
+                    + sum_neg (d_base - d_model)^2 / ((N - 1) N)
+        z = diff / sqrt(Var),  p_value = 2 (1 - Phi(|z|))
+        [diff_low, diff_high] = diff -/+ z_level sqrt(Var),  z_level = Phi^-1((1 + level) / 2)
+
+    (pROC's ``roc.test(paired=TRUE, method="delong")``). Ties count 1/2. The p-value is
+    computed in SQL on every dialect, with W. J. Cody's approximation of the normal tail (R's
+    ``pnorm``; EXP and arithmetic only): it equals ``math.erfc(|z| / sqrt 2)`` to 1e-15 on
+    the six engines the tests run.
+
+    Parameters
+    ----------
+    con, table, label, weight, pos_label, where, dialect
+        As in :func:`auc`. Weights are frequency weights (a weight-k row is k rows); a weight
+        column with non-integer values is a :class:`~sqlauc.DataError`.
+    scores : sequence of str
+        The baseline score column, then the models compared with it (at least two, distinct).
+    by : str or sequence of str, optional
+        Slice columns: one test per distinct combination (a NULL slice value is a slice).
+    level : float in (0, 1), default 0.95
+        The level of the interval of the difference.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (slice, model after the baseline), sorted by slice then by the order of
+        ``scores``: the ``by`` columns, ``baseline``, ``model``, ``auc_baseline``, ``auc``,
+        ``diff``, ``diff_low``, ``diff_high``, ``z``, ``p_value``. A single class: NaN
+        values; a single positive or negative, or a model ranking the rows exactly as the
+        baseline (identical models): ``z``, ``p_value`` and the interval NaN (an
+        :class:`~sqlauc.UndefinedMetricWarning` says how many), not an error.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44(3), 837-845 (1988).
+    W. J. Cody, "Algorithm 715", ACM Transactions on Mathematical Software 19(1), 22-32 (1993).
+
+    Examples
+    --------
+    >>> import pandas as pd, sqlauc
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 0, 1], "a": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...                    "b": [0.2, 0.1, 0.3, 0.4, 0.5, 0.6]})
+    >>> sqlauc.compare(None, df, scores=["a", "b"])[["model", "auc_baseline", "auc", "diff"]]
+      model  auc_baseline       auc      diff
+    0     b      0.888889  0.777778 -0.111111
+    """
+    given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
+             else (), "weight": weight, "pos_label": pos_label, "where": where,
+             "level": level}  # fmt: skip
+    check_scores("compare", given["scores"])
+    reserved = set(COMPARE_COLUMNS)
+    for name in given["by"] if isinstance(given["by"], tuple) else ():
+        if name in reserved:
+            raise invalid("by", "compare", "slice columns not named like an output column ("
+                          + ", ".join(sorted(reserved)) + ")", by)  # fmt: skip
+    return shape(run_metric(SPEC, con, table, dialect, given))

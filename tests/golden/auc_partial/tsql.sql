@@ -1,0 +1,131 @@
+WITH sqlauc_input AS (
+  SELECT
+    CASE WHEN [clicked] IS NULL THEN NULL WHEN [clicked] = 1 THEN 1 ELSE 0 END AS label,
+    [clicked] AS label_value,
+    [Score] AS score
+  FROM [analytics].[events]
+), counted AS (
+  SELECT
+    score AS score,
+    label_value AS label_value,
+    label AS label,
+    COUNT_BIG(*) AS n_rows,
+    CAST(COUNT_BIG(*) AS FLOAT) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS FLOAT) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight
+  FROM sqlauc_input
+  GROUP BY
+    score,
+    label_value,
+    label
+), score_counts AS (
+  SELECT
+    score AS score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM counted
+  GROUP BY
+    score
+), cumulative AS (
+  SELECT
+    *,
+    SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS pos_ge,
+    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge,
+    SUM(pos_w) OVER () AS p_total,
+    SUM(neg_w) OVER () AS n_total
+  FROM score_counts
+), segments AS (
+  SELECT
+    *,
+    CAST((
+      neg_ge - neg_w
+    ) AS FLOAT) / NULLIF(n_total, 0) AS x0,
+    CAST(neg_ge AS FLOAT) / NULLIF(n_total, 0) AS x1,
+    CAST((
+      pos_ge - pos_w
+    ) AS FLOAT) / NULLIF(p_total, 0) AS y0,
+    CAST(pos_ge AS FLOAT) / NULLIF(p_total, 0) AS y1
+  FROM cumulative
+), totals AS (
+  SELECT
+    SUM(
+      CASE
+        WHEN x1 <= CAST(0.1 AS FLOAT)
+        THEN CAST((
+          x1 - x0
+        ) * (
+          y0 + y1
+        ) AS FLOAT) / 2.0
+        WHEN x0 < CAST(0.1 AS FLOAT)
+        THEN CAST((
+          CAST(0.1 AS FLOAT) - x0
+        ) * (
+          y0 + y0 + CAST((
+            y1 - y0
+          ) * (
+            CAST(0.1 AS FLOAT) - x0
+          ) AS FLOAT) / NULLIF(x1 - x0, 0)
+        ) AS FLOAT) / 2.0
+        ELSE 0.0
+      END
+    ) AS area,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM segments
+)
+SELECT
+  CASE
+    WHEN NOT (
+      positives > 0 AND negatives > 0
+    )
+    THEN NULL
+    ELSE 0.5 * (
+      1 + CAST((
+        area - CAST(CAST(0.1 AS FLOAT) * CAST(0.1 AS FLOAT) AS FLOAT) / 2.0
+      ) AS FLOAT) / (
+        CAST(0.1 AS FLOAT) - CAST(CAST(0.1 AS FLOAT) * CAST(0.1 AS FLOAT) AS FLOAT) / 2.0
+      )
+    )
+  END AS auc,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max
+FROM totals

@@ -1,0 +1,378 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.by_1 AS by_1,
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.any_null_score AS any_null_score,
+    sqlauc_rows.score_1 AS baseline_score,
+    sqlauc_models.model AS model,
+    CASE sqlauc_models.model
+      WHEN 'gw_col'
+      THEN sqlauc_rows.score_2
+      WHEN 'sample_w'
+      THEN sqlauc_rows.score_3
+    END AS score
+  FROM (
+    SELECT
+      CAST(`clicked` = 1 AS INT) AS label,
+      `clicked` AS label_value,
+      `Score` AS score_1,
+      `gw_col` AS score_2,
+      `sample_w` AS score_3,
+      CASE
+        WHEN `Score` IS NULL OR `gw_col` IS NULL OR `sample_w` IS NULL
+        THEN 1
+        ELSE 0
+      END AS any_null_score,
+      `user_id` AS by_1
+    FROM `analytics`.`events`
+  ) AS sqlauc_rows
+  CROSS JOIN (
+    SELECT
+      'gw_col' AS model
+    UNION ALL
+    SELECT
+      'sample_w' AS model
+  ) AS sqlauc_models
+), counted AS (
+  SELECT
+    by_1,
+    model,
+    baseline_score,
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    CAST(COUNT(*) AS DOUBLE) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight,
+    CAST(0 AS BIGINT) AS n_fractional_weight,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score,
+    COUNT(baseline_score) - COUNT(CASE WHEN baseline_score * 0 = 0 THEN 1 END) AS n_nonfinite_baseline
+  FROM sqlauc_input
+  GROUP BY
+    by_1,
+    model,
+    baseline_score,
+    score,
+    label_value,
+    label
+), combos AS (
+  SELECT
+    by_1,
+    model,
+    baseline_score,
+    score,
+    CASE
+      WHEN score IS NULL OR baseline_score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL OR baseline_score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
+  FROM counted
+  GROUP BY
+    by_1,
+    model,
+    baseline_score,
+    score
+), running AS (
+  SELECT
+    *,
+    SUM(pos_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY baseline_score DESC, score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_run_1,
+    SUM(neg_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY baseline_score DESC, score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_run_1,
+    SUM(pos_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC, baseline_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_run_2,
+    SUM(neg_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC, baseline_score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_run_2,
+    SUM(pos_w) OVER (PARTITION BY by_1, model, baseline_score) AS pos_eq_1,
+    SUM(neg_w) OVER (PARTITION BY by_1, model, baseline_score) AS neg_eq_1,
+    SUM(pos_w) OVER (PARTITION BY by_1, model, score) AS pos_eq_2,
+    SUM(neg_w) OVER (PARTITION BY by_1, model, score) AS neg_eq_2,
+    SUM(pos_w) OVER (PARTITION BY by_1, model) AS p_total,
+    SUM(neg_w) OVER (PARTITION BY by_1, model) AS n_total
+  FROM combos
+), peaked AS (
+  SELECT
+    *,
+    MAX(pos_run_1) OVER (PARTITION BY by_1, model, baseline_score) AS pos_ge_1,
+    MAX(neg_run_1) OVER (PARTITION BY by_1, model, baseline_score) AS neg_ge_1,
+    MAX(pos_run_2) OVER (PARTITION BY by_1, model, score) AS pos_ge_2,
+    MAX(neg_run_2) OVER (PARTITION BY by_1, model, score) AS neg_ge_2
+  FROM running
+), placed AS (
+  SELECT
+    *,
+    (
+      n_total - neg_ge_1 + 0.5 * neg_eq_1
+    ) / NULLIF(n_total, 0) AS v10_1,
+    (
+      pos_ge_1 - 0.5 * pos_eq_1
+    ) / NULLIF(p_total, 0) AS v01_1,
+    (
+      n_total - neg_ge_2 + 0.5 * neg_eq_2
+    ) / NULLIF(n_total, 0) AS v10_2,
+    (
+      pos_ge_2 - 0.5 * pos_eq_2
+    ) / NULLIF(p_total, 0) AS v01_2
+  FROM peaked
+), centred AS (
+  SELECT
+    *,
+    (
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_1 - 0.5 * neg_eq_1
+      )) OVER (PARTITION BY by_1, model)
+    ) / NULLIF(p_total * n_total, 0) AS t_1,
+    (
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_2 - 0.5 * neg_eq_2
+      )) OVER (PARTITION BY by_1, model)
+    ) / NULLIF(p_total * n_total, 0) AS t_2
+  FROM placed
+), totals AS (
+  SELECT
+    by_1,
+    model,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    MAX(t_1) AS theta_1,
+    MAX(t_2) AS theta_2,
+    SUM(
+      pos_w * (
+        (
+          v10_1 - t_1
+        ) - (
+          v10_2 - t_2
+        )
+      ) * (
+        (
+          v10_1 - t_1
+        ) - (
+          v10_2 - t_2
+        )
+      )
+    ) AS pos_ss,
+    SUM(
+      neg_w * (
+        (
+          v01_1 - t_1
+        ) - (
+          v01_2 - t_2
+        )
+      ) * (
+        (
+          v01_1 - t_1
+        ) - (
+          v01_2 - t_2
+        )
+      )
+    ) AS neg_ss,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
+  FROM centred
+  GROUP BY
+    by_1,
+    model
+), tested AS (
+  SELECT
+    *,
+    CASE WHEN positives > 0 AND negatives > 0 THEN theta_1 END AS auc_1,
+    CASE WHEN positives > 0 AND negatives > 0 THEN theta_2 END AS auc_2,
+    pos_ss / NULLIF((
+      positives - 1
+    ) * positives, 0) + neg_ss / NULLIF((
+      negatives - 1
+    ) * negatives, 0) AS var_diff
+  FROM totals
+), scored AS (
+  SELECT
+    *,
+    auc_2 - auc_1 AS delta,
+    (
+      auc_2 - auc_1
+    ) / NULLIF(SQRT(var_diff), 0) AS z_value
+  FROM tested
+), clamped AS (
+  SELECT
+    *,
+    CAST(ABS(z_value) AS DOUBLE) AS a,
+    CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE) AS ac
+  FROM scored
+), tail_parts AS (
+  SELECT
+    *,
+    CAST(CASE WHEN ac > 1e-8 THEN ac * ac ELSE 0.0 END AS DOUBLE) AS s,
+    CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0 AS cut,
+    CAST(CASE
+      WHEN ac > 0.67448975
+      THEN (
+        ac - CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0
+      ) * (
+        ac + CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0
+      )
+      ELSE 0.0
+    END AS DOUBLE) AS del,
+    1.0 / CAST(CASE WHEN ac > 0.67448975 THEN ac * ac ELSE 1.0 END AS DOUBLE) AS r,
+    CAST(CASE WHEN ac > 0.67448975 THEN ac ELSE 1.0 END AS DOUBLE) AS ra
+  FROM clamped
+)
+SELECT
+  by_1,
+  model,
+  auc_1 AS auc_baseline,
+  auc_2 AS auc,
+  delta AS diff,
+  delta - 1.6448536269514715 * SQRT(var_diff) AS diff_low,
+  delta + 1.6448536269514715 * SQRT(var_diff) AS diff_high,
+  z_value AS z,
+  CASE
+    WHEN a IS NULL
+    THEN NULL
+    WHEN a <= 0.67448975
+    THEN 1.0 - 2.0 * ac * (
+      (
+        (
+          (
+            0.065682337918207449113 * s + 2.2352520354606839287
+          ) * s + 161.02823106855587881
+        ) * s + 1067.6894854603709582
+      ) * s + 18154.981253343561249
+    ) / (
+      (
+        (
+          (
+            s + 47.20258190468824187
+          ) * s + 976.09855173777669322
+        ) * s + 10260.932208618978205
+      ) * s + 45507.789335026729956
+    )
+    WHEN a <= 5.656854249492380195206754896838
+    THEN 2.0 * (
+      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
+        (
+          (
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        1.0765576773720192317e-8 * ac + 0.39894151208813466764
+                      ) * ac + 8.8831497943883759412
+                    ) * ac + 93.506656132177855979
+                  ) * ac + 597.27027639480026226
+                ) * ac + 2494.5375852903726711
+              ) * ac + 6848.1904505362823326
+            ) * ac + 11602.651437647350124
+          ) * ac + 9842.7148383839780218
+        ) / (
+          (
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        ac + 22.266688044328115691
+                      ) * ac + 235.38790178262499861
+                    ) * ac + 1519.377599407554805
+                  ) * ac + 6485.558298266760755
+                ) * ac + 18615.571640885098091
+              ) * ac + 34900.952721145977266
+            ) * ac + 38912.003286093271411
+          ) * ac + 19685.429676859990727
+        )
+      )
+    )
+    WHEN a < 37.5193
+    THEN 2.0 * (
+      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
+        (
+          0.398942280401432677939946059934 - r * (
+            (
+              (
+                (
+                  (
+                    0.02307344176494017303 * r + 0.21589853405795699
+                  ) * r + 0.1274011611602473639
+                ) * r + 0.022235277870649807
+              ) * r + 0.001421619193227893466
+            ) * r + 2.9112874951168792e-5
+          ) / (
+            (
+              (
+                (
+                  (
+                    r + 1.28426009614491121
+                  ) * r + 0.468238212480865118
+                ) * r + 0.0659881378689285515
+              ) * r + 0.00378239633202758244
+            ) * r + 7.29751555083966205e-5
+          )
+        ) / ra
+      )
+    )
+    ELSE 0.0
+  END AS p_value,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max,
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score,
+  n_nonfinite_baseline
+FROM tail_parts

@@ -1,0 +1,206 @@
+"""sqlauc.compare: the paired DeLong test against the brute-force reference (AUCs and the
+difference to 1e-12, z and p to 1e-9) on every executed engine, against pROC's pinned
+roc.test values, per slice, with frequency weights; identical models give z NaN."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+from backends import INF, NAN
+from reference import delong_paired
+
+import sqlauc
+from sqlauc.errors import InvalidParameterError, UndefinedMetricWarning
+
+pytestmark = pytest.mark.filterwarnings("ignore::sqlauc.ExcludedRowsWarning")
+TOL, TOL_Z = 1e-12, 1e-9
+PINNED = json.loads((Path(__file__).parent / "pinned" / "proc_delong.json").read_text())
+
+
+def make_frame(seed: int, n: int, *, weighted: bool) -> pd.DataFrame:
+    """Tie-heavy scores (two decimals), three models, four slices, a few NULL scores."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    base = rng.normal(size=n) + y
+    frame = pd.DataFrame(
+        {
+            "label": y.astype(int),
+            "s_a": np.round(base, 1),
+            "s_b": np.round(base + rng.normal(scale=0.8, size=n), 1),
+            "s_c": np.round(rng.random(n) + 0.3 * y, 2),
+            "day": rng.integers(1, 5, size=n),
+            "w": rng.integers(0, 4, size=n).astype(float) if weighted else 1.0,
+        }
+    )
+    frame.loc[3::41, "s_b"] = np.nan
+    frame.loc[7::53, "s_a"] = np.nan
+    return frame
+
+
+def expected_rows(frame: pd.DataFrame, scores: list[str], weighted: bool) -> dict:
+    out = {}
+    for day, part in frame.groupby("day"):
+        for model in scores[1:]:
+            rows = part[part[scores[0]].notna() & part[model].notna()]
+            if weighted:
+                rows = rows[rows["w"] != 0]
+            y = rows["label"].to_numpy() == 1
+            w = rows["w"].to_numpy() if weighted else None
+            a1, a2, diff, var, z, p = delong_paired(y, rows[scores[0]], rows[model], w)
+            out[(day, model)] = (a1, a2, -diff, var, -z, p)
+    return out
+
+
+def close(got: float, want: float, tol: float, what: object) -> None:
+    if math.isnan(want):
+        assert math.isnan(got), what
+    else:
+        assert got == pytest.approx(want, abs=tol, rel=0), what
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "int-weights"])
+def test_compare_matches_the_paired_reference(backend, weighted):
+    frame = make_frame(3, 400, weighted=weighted)
+    table = backend.create(frame)
+    scores = ["s_a", "s_b", "s_c"]
+    got = sqlauc.compare(backend.con, table, scores=scores, by="day",
+                         weight="w" if weighted else None, level=0.9)  # fmt: skip
+    assert list(got.columns) == ["day", "baseline", "model", "auc_baseline", "auc", "diff",
+                                 "diff_low", "diff_high", "z", "p_value"]  # fmt: skip
+    expected = expected_rows(frame, scores, weighted)
+    assert len(got) == len(expected) == 8
+    assert got["model"].tolist()[:2] == ["s_b", "s_c"] and set(got["baseline"]) == {"s_a"}
+    q = NormalDist().inv_cdf(0.95)
+    for row in got.itertuples(index=False):
+        a1, a2, diff, var, z, p = expected[(row.day, row.model)]
+        key = (row.day, row.model)
+        close(row.auc_baseline, a1, TOL, key)
+        close(row.auc, a2, TOL, key)
+        close(row.diff, diff, TOL, key)
+        close(row.diff_low, diff - q * math.sqrt(var), TOL, key)
+        close(row.diff_high, diff + q * math.sqrt(var), TOL, key)
+        close(row.z, z, TOL_Z, key)
+        close(row.p_value, p, TOL_Z, key)
+        assert row.p_value == pytest.approx(math.erfc(abs(row.z) / math.sqrt(2)), abs=1e-15)
+
+
+@pytest.mark.parametrize("case", PINNED["sets"], ids=lambda s: s["name"])
+def test_compare_matches_proc(case):
+    """pROC 1.18's roc.test(paired = TRUE): z = (auc1 - auc2) / sd, so compare's z is -z."""
+    frame = pd.DataFrame({"label": case["label"], "s1": case["s1"], "s2": case["s2"]})
+    weight = None
+    if case["w"] is not None:
+        frame["w"], weight = case["w"], "w"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        got = sqlauc.compare(None, frame, scores=["s1", "s2"], weight=weight).iloc[0]
+    assert got["auc_baseline"] == pytest.approx(case["auc1"], abs=TOL)
+    assert got["auc"] == pytest.approx(case["auc2"], abs=TOL)
+    if case["z"] is None or case["z"] == 0 or not math.isfinite(case["z"]):
+        assert math.isnan(got["z"]) and math.isnan(got["p_value"])  # pROC: 0 / NaN there
+    else:
+        assert got["z"] == pytest.approx(-case["z"], abs=TOL_Z, rel=1e-12)
+        assert got["p_value"] == pytest.approx(case["p"], abs=TOL_Z)
+
+
+def test_p_value_tail_against_erfc():
+    """Cody's tail in SQL over the whole range of z (DuckDB): to 1e-15 absolute and 1e-13
+    relative of math.erfc, and 0 beyond |z| = 37.5193."""
+    n = 60
+    y = np.r_[np.ones(n), np.zeros(n)].astype(int)
+    rows = []
+    for shift in (0.0, 0.01, 0.03, 0.1, 0.3, 1.0, 2.5, 5.0, 9.0):
+        rng = np.random.default_rng(int(shift * 10))
+        s1 = rng.normal(size=2 * n)
+        s2 = s1 + shift * y + rng.normal(scale=0.2, size=2 * n)
+        rows.append(pd.DataFrame({"label": y, "s1": s1, "s2": s2, "k": shift}))
+    got = sqlauc.compare(None, pd.concat(rows), scores=["s1", "s2"], by="k")
+    a = got["z"].abs()
+    assert a.min() < 0.67448975 and ((a > 0.7) & (a < 5.6)).any() and a.max() > 5.66, a
+    for row in got.itertuples(index=False):
+        want = math.erfc(abs(row.z) / math.sqrt(2))
+        assert row.p_value == pytest.approx(want, abs=1e-15, rel=1e-12), row
+
+
+def test_identical_models_have_no_test_and_warn(backend):
+    frame = make_frame(4, 120, weighted=False).assign(s_copy=lambda f: f["s_a"] * 2 + 1)
+    table = backend.create(frame)
+    with pytest.warns(UndefinedMetricWarning, match="ranks the rows exactly as the baseline"):
+        got = sqlauc.compare(backend.con, table, scores=["s_a", "s_copy"])
+    row = got.iloc[0]
+    assert row["diff"] == 0 and row["auc"] == row["auc_baseline"]
+    assert math.isnan(row["z"]) and math.isnan(row["p_value"])
+    assert row["diff_low"] == row["diff_high"] == 0  # the variance is 0
+
+
+def test_excluded_rows_and_non_finite_baseline(backend):
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, 1, 0, 1, 0],
+            "a": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2, 0.8],
+            "b": [0.2, 0.3, None, 0.5, 0.3, 0.4, 0.6, 0.1],
+            "c": [0.5, 0.5, 0.6, 0.4, 0.2, 0.1, 0.2, 0.3],
+        }
+    )
+    table = backend.create(frame)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=r"excluded 2 of 8 rows \(0 with a NULL "
+                      r"label, 2 a NULL score in at least one score column\)"):  # fmt: skip
+        sqlauc.compare(backend.con, table, scores=["a", "b", "c"])
+    if not backend.stores_nan and not backend.stores_inf:
+        return  # MySQL/MariaDB: a DOUBLE column holds no NaN or inf (see test_engines.py)
+    special = pd.Series([0.1, INF if backend.stores_inf else NAN, 0.3, 0.4], dtype=object)
+    columns = {
+        "label": [1, 0, 1, 0],
+        "a": special,
+        "b": [0.1, 0.2, 0.3, 0.4],
+        "c": [0.4, 0.3, 0.2, 0.1],
+    }
+    bad = backend.create(pd.DataFrame(columns))
+    with pytest.raises(sqlauc.DataError, match=r"score column\(s\) 'a' \(1\) hold NaN"):
+        sqlauc.compare(backend.con, bad, scores=["a", "b", "c"])
+
+
+def test_fractional_weights_are_refused():
+    frame = make_frame(5, 60, weighted=True).assign(w=lambda f: f["w"] + 0.5)
+    with pytest.raises(sqlauc.DataError, match="frequency weights"):
+        sqlauc.compare(None, frame, scores=["s_a", "s_b"], weight="w")
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("scores", ["a"]), ("scores", ["a", "a"]), ("scores", "a"), ("level", 1.0),
+     ("by", "diff"), ("by", 3)],
+)  # fmt: skip
+def test_invalid_options(option, value):
+    frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2], "b": [0.3, 0.1], "diff": [1, 2]})
+    kwargs = {"scores": ["a", "b"], option: value}
+    with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter of compare\(\)"):
+        sqlauc.compare(None, frame, **kwargs)
+
+
+def test_sql_is_the_query_compare_runs_and_reads_once(con):
+    frame = make_frame(6, 300, weighted=False)
+    con.register("frame", frame)
+    con.execute('CREATE TABLE "t" AS SELECT * FROM frame')
+    text = sqlauc.sql("compare", "t", scores=["s_a", "s_b", "s_c"], by="day", con=con)
+    plan = "\n".join(row[1] for row in con.execute("EXPLAIN " + text).fetchall())
+    assert len(re.findall(r"Table: (memory\.main\.)?t\b", plan)) == 1, plan
+    result = con.execute(text)
+    names = [d[0] for d in result.description]
+    rows = {(r[0], r[1]): dict(zip(names, r, strict=True)) for r in result.fetchall()}
+    got = sqlauc.compare(con, "t", scores=["s_a", "s_b", "s_c"], by="day")
+    assert len(rows) == len(got)
+    for row in got.itertuples(index=False):
+        r = rows[(row.day, row.model)]
+        for column in ("auc_baseline", "auc", "diff"):  # sums of halves: exact in any order
+            assert r[column] == getattr(row, column)
+        for column in ("z", "p_value"):  # sums of squares: the engine's order, last bits
+            assert r[column] == pytest.approx(getattr(row, column), abs=1e-14, rel=1e-12)

@@ -1,0 +1,242 @@
+"""sqlauc.evaluate: K models x S slices in one query against the DeLong references (to 1e-12)
+and against K x S separate sqlauc.auc calls, on every executed engine; one scan (DuckDB plan)."""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+from backends import INF, NAN, NEG_INF
+from reference import brute_auc, delong_ci, delong_variance, partial_auc
+from test_prototype_evaluate import make_frame
+
+import sqlauc
+from sqlauc.errors import InvalidParameterError, UndefinedMetricWarning
+
+#: the test frames have NULL scores on purpose (a NULL score leaves the row out of that model)
+pytestmark = pytest.mark.filterwarnings("ignore::sqlauc.ExcludedRowsWarning")
+TOL = 1e-12
+SCORES = ["score_1", "score_2", "score_3"]
+
+
+def frame_for(seed: int, weighted: bool) -> pd.DataFrame:
+    return make_frame(seed, 300, weighted=weighted).rename(columns={"slice": "day"})
+
+
+def expected_rows(frame: pd.DataFrame, level: float, max_fpr: float | None) -> dict:
+    out = {}
+    for day, part in frame.groupby("day"):
+        for s in SCORES:
+            rows = part[part[s].notna() & (part["weight"] != 0)]  # zero weight: absent
+            y = rows["label"].to_numpy() == 1
+            sc, w = rows[s].to_numpy(), rows["weight"].to_numpy()
+            pos, neg = float(w[y].sum()), float(w[~y].sum())
+            if pos == 0 or neg == 0:
+                out[(day, s)] = (math.nan,) * 5 + (pos, neg, len(rows))
+                continue
+            auc, _, se = delong_variance(y, sc, w)
+            low, high = delong_ci(y, sc, w, level=level)
+            pauc = partial_auc(y, sc, max_fpr, w) if max_fpr else math.nan
+            out[(day, s)] = (auc, se, low, high, pauc, pos, neg, len(rows))
+    return out
+
+
+def close(got, want, what):
+    if math.isnan(want):
+        assert math.isnan(got), what
+    else:
+        assert got == pytest.approx(want, abs=TOL, rel=0), what
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "int-weights"])
+def test_evaluate_matches_delong_references(backend, weighted):
+    frame = frame_for(5, weighted)
+    table = backend.create(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weight = "weight" if weighted else None
+        got = sqlauc.evaluate(
+            backend.con, table, scores=SCORES, by="day", weight=weight, ci=0.9, max_fpr=0.3
+        )
+    assert list(got.columns) == ["day", "model", "auc", "auc_se", "auc_low", "auc_high", "pauc",
+                                 "positives", "negatives", "n_rows"]  # fmt: skip
+    expected = expected_rows(frame, 0.9, 0.3)
+    assert len(got) == len(expected)
+    for row in got.itertuples(index=False):
+        auc, se, low, high, pauc, pos, neg, n = expected[(row.day, row.model)]
+        key = (row.day, row.model)
+        close(row.auc, auc, f"auc {key}")
+        close(row.auc_se, se, f"se {key}")
+        close(row.auc_low, low, f"low {key}")
+        close(row.auc_high, high, f"high {key}")
+        close(row.pauc, pauc, f"pauc {key}")
+        assert (row.positives, row.negatives, row.n_rows) == (pos, neg, n), key
+    assert got["model"].tolist()[:3] == SCORES  # sorted by slice, then the order of scores
+
+
+def test_evaluate_equals_separate_auc_calls(backend):
+    frame = frame_for(6, False)
+    table = backend.create(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlauc.evaluate(backend.con, table, scores=SCORES, by="day", ci=None, max_fpr=0.2)
+        for row in got.itertuples(index=False):
+            where = f"day = {row.day}"
+            alone = sqlauc.auc(backend.con, table, score=row.model, where=where, method="grouped")
+            assert row.auc == alone or (math.isnan(row.auc) and math.isnan(alone)), row
+            part = sqlauc.auc(backend.con, table, score=row.model, where=where, max_fpr=0.2)
+            # the area is a SUM of non-integer DOUBLEs: bit for bit where the engine keeps the
+            # summation order (Dialect.sums), to the last bits elsewhere (MariaDB: "plain")
+            exact = sqlauc.dialects.get(backend.dialect).sums != "plain"
+            assert (math.isnan(row.pauc) and math.isnan(part)) or (
+                row.pauc == part if exact else row.pauc == pytest.approx(part, abs=1e-15, rel=0)
+            ), row
+
+
+def test_warnings_for_undefined_values():
+    frame = frame_for(7, False)
+    with pytest.warns(UndefinedMetricWarning) as caught:
+        got = sqlauc.evaluate(None, frame, scores=SCORES, by="day")
+    messages = " ".join(str(w.message) for w in caught)
+    assert "single class" in messages and "single positive or a single negative" in messages
+    one_class = got[got["day"] == 8]
+    assert one_class["auc"].isna().all() and one_class["auc_low"].isna().all()
+    one_positive = got[got["day"] == 7]
+    assert one_positive["auc"].notna().all() and one_positive["auc_se"].isna().all()
+
+
+def test_ci_none_and_columns():
+    frame = frame_for(8, False)
+    frame = frame[frame["day"] < 4]
+    got = sqlauc.evaluate(None, frame, scores="score_1", ci=None)
+    assert list(got.columns) == ["model", "auc", "positives", "negatives", "n_rows"]
+    assert got["auc"].iloc[0] == sqlauc.auc(None, frame, score="score_1")
+    two = sqlauc.evaluate(None, frame, scores=["score_1", "score_2"], by=["day", "weight"],
+                          ci=None)  # fmt: skip
+    assert list(two.columns)[:3] == ["day", "weight", "model"]
+
+
+def test_fractional_weights_refuse_ci():
+    frame = frame_for(9, True)
+    frame = frame[frame["day"] < 4].assign(weight=lambda f: f["weight"] + 0.5)
+    with pytest.raises(InvalidParameterError, match="frequency weights"):
+        sqlauc.evaluate(None, frame, scores=SCORES, weight="weight")
+    got = sqlauc.evaluate(None, frame, scores=SCORES, weight="weight", ci=None)
+    y = frame["label"].to_numpy() == 1
+    rows = frame["score_1"].notna()
+    expected = sqlauc.auc(None, frame[rows], score="score_1", weight="weight")
+    assert got["auc"].iloc[0] == pytest.approx(expected, abs=TOL) and not np.isnan(y.sum())
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("scores", []), ("scores", ["a", "a"]), ("scores", 3), ("by", 3), ("ci", 1.0), ("ci", 0),
+     ("max_fpr", 0), ("metrics", ["log_loss"]), ("by", "auc")],
+)  # fmt: skip
+def test_invalid_options(option, value):
+    frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2], "auc": [1, 2]})
+    kwargs = {"scores": ["a"], option: value}
+    with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter of evaluate\(\)"):
+        sqlauc.evaluate(None, frame, **kwargs)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_one_scan(con, k):
+    """DuckDB's plan reads the table once, whatever K and the slices."""
+    con.register("frame", frame_for(1, False))
+    con.execute('CREATE TABLE "input_t" AS SELECT * FROM frame')
+    text = sqlauc.sql("evaluate", "input_t", scores=SCORES[:k], by="day", con=con)
+    plan = "\n".join(row[1] for row in con.execute("EXPLAIN " + text).fetchall())
+    assert len(re.findall(r"Table: (memory\.main\.)?input_t", plan)) == 1, plan
+
+
+def test_sql_is_the_query_evaluate_runs(con):
+    con.register("frame", frame_for(1, False))
+    con.execute('CREATE TABLE "t" AS SELECT * FROM frame')
+    text = sqlauc.sql("evaluate", "t", scores=SCORES, by="day", con=con, ci=0.95)
+    result = con.execute(text)
+    names = [d[0] for d in result.description]
+    rows = [dict(zip(names, r, strict=True)) for r in result.fetchall()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlauc.evaluate(con, "t", scores=SCORES, by="day")
+    by_key = {(r["by_1"], r["model"]): r for r in rows if r["n_used"]}
+    assert len(by_key) == len(got)
+    for row in got.itertuples(index=False):
+        r = by_key[(row.day, row.model)]
+        for column in ("auc", "auc_se", "auc_low", "auc_high"):
+            want = getattr(row, column)
+            assert (r[column] is None and math.isnan(want)) or r[column] == want
+    assert repr(NormalDist().inv_cdf(0.975)) in text  # Phi^-1(0.975), a literal
+
+
+def test_excluded_rows_are_rows_of_the_table(backend):
+    """The warning counts rows of the table (not K (row, model) pairs): a row is excluded when
+    its label is NULL or any of its scores is NULL; each model still uses its own rows."""
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1, 0, 1, 0, 0],
+            "a": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2, 0.8, 0.3, None],
+            "b": [0.2, 0.3, None, 0.5, 0.3, None, 0.6, 0.1, 0.7, 0.1],
+            "c": [0.5, 0.5, 0.6, 0.4, None, 0.1, 0.2, 0.3, 0.3, 0.9],
+        }
+    ).astype({"label": "Int64"})
+    table = backend.create(frame)
+    # rows 4 (NULL label), 5 (a, b), 2 (b), 9 (a): 4 of 10; NULL scores in 4 rows (2, 4, 5, 9)
+    message = r"excluded 4 of 10 rows \(1 with a NULL label, 4 a NULL score in at least one"
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
+        got = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], ci=None)
+    for row in got.itertuples(index=False):
+        keep = frame["label"].notna() & frame[row.model].notna()
+        y = frame["label"][keep].astype(int).to_numpy() == 1
+        assert row.n_rows == int(keep.sum()), row
+        want = brute_auc(y, frame[row.model][keep].to_numpy())
+        assert row.auc == pytest.approx(want, abs=TOL), row
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=r"excluded 3 of 10 rows \(1 with a "
+                      r"NULL label, 2 a NULL score\)"):  # fmt: skip
+        sqlauc.evaluate(backend.con, table, scores="a", ci=None)
+
+
+@pytest.mark.filterwarnings("ignore::sqlauc.UndefinedMetricWarning")
+def test_excluded_rows_with_slices_and_zero_weights():
+    """Slices and zero weights (absent rows) keep the counts in rows of the table."""
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, None, 1, 0, 1],
+            "a": [0.9, 0.1, 0.4, 0.5, 0.3, None, 0.2, 0.8],
+            "b": [0.2, 0.3, None, 0.5, 0.3, 0.4, 0.6, 0.1],
+            "w": [1.0, 2.0, 0.0, 1.0, 1.0, 3.0, 1.0, 0.0],
+            "day": [1, 1, 1, 2, 2, 2, 2, 2],
+        }
+    ).astype({"label": "Int64"})
+    # zero weights: rows 2 and 7 are absent; then 6 rows, excluded 4 (NULL label) and 5 (a)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=r"excluded 2 of 6 rows"):
+        sqlauc.evaluate(None, frame, scores=["a", "b"], by="day", weight="w", ci=None)
+
+
+def test_non_finite_scores_name_their_columns(backend):
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0],
+            "a": [0.1, 0.2, 0.3, 0.4],
+            "b": pd.Series([0.1, NAN, 0.3, 0.4], dtype=object),
+            "c": pd.Series([INF, 0.2, NEG_INF, 0.4], dtype=object),
+        }
+    )
+    if not backend.stores_nan and not backend.stores_inf:
+        # MySQL/MariaDB: a DOUBLE column cannot hold NaN or inf, so no table can have them
+        with pytest.raises(Exception):  # noqa: B017 - the driver's own error class
+            backend.create(frame)
+        return
+    table = backend.create(frame)
+    expected = ("b", 1) if backend.stores_nan else None, ("c", 2) if backend.stores_inf else None
+    named = ", ".join(f"'{name}' \\({n}\\)" for name, n in filter(None, expected))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SQLite: a NaN is stored as NULL (an excluded row)
+        with pytest.raises(sqlauc.DataError, match=rf"score column\(s\) {named} hold NaN"):
+            sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], by="label")
