@@ -4,11 +4,11 @@
 -- without grouping the rows by score: it is faster than grouping when scores are nearly all
 -- distinct (one sort of the rows, no per-score aggregate), far slower when they repeat
 -- (method="auto" chooses from a sample).
--- NULL rule: used_label is the label of a row that has both a label and a score, used_score
--- its score (NULL otherwise); such rows are excluded and counted (diagnostics.sql, whose
--- per-key columns the composer appends to blocks and whose totals it appends to totals).
--- Reads counted (counted.sql) per row: the composer makes each input row its own key
--- (n_rows = 1), so the diagnostics read the same columns as everywhere.
+-- NULL rule: a used row has both a label and a score, used_score is its score (NULL for the
+-- other rows, which are excluded and counted: diagnostics.sql, whose per-key columns the
+-- composer appends to blocks and whose totals it appends to totals). Reads counted
+-- (counted.sql) per row: the composer makes each input row its own key (n_rows = 1), so the
+-- diagnostics read the same columns as everywhere.
 --
 -- Over all rows sorted by used_score DESC (the unusable rows, NULL, sort last, so they never
 -- move a used row's position; sqlglot writes NULLS LAST where DESC does not imply it),
@@ -20,7 +20,7 @@
 -- contributes p * (first + last) / 2, whatever order the sort left its tied rows in (no window
 -- frame over tied rows is read). So one GROUP BY tie_score over the rows (the untied rows all
 -- in the NULL tie_score, one group per tie block) gives, exactly in integers,
---   twice_rank_sum = 2 * sum_untied(used_label * rn) + sum_blocks p (first + last),
+--   twice_rank_sum = 2 * sum_untied_positives(rn) + sum_blocks p (first + last),
 --   2 U = 2 P N + P (P + 1) - twice_rank_sum,         AUC = 2 U / (2 P N),
 -- one division of two integers cast to DOUBLE: the AUC is the correctly rounded ratio while
 -- 2 P N < 2^53 (about 1.3e8 rows), and its bits never depend on the order a parallel engine
@@ -32,8 +32,8 @@
 WITH numbered AS (
     SELECT
         *,
-        -- a BIGINT everywhere (ClickHouse's row_number is a UInt64: mixing it with the signed
-        -- label in one sum would not type)
+        -- a BIGINT everywhere (ClickHouse's row_number is a UInt64: mixing it with signed
+        -- integers in one sum would not type)
         CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) AS BIGINT) AS rn,
         CASE
             WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
@@ -41,23 +41,26 @@ WITH numbered AS (
             THEN used_score
         END AS tie_score
     FROM (
-        -- used_label is a BIGINT, so every sum below is 64-bit on every engine (T-SQL's SUM of
-        -- an INT overflows at 2^31)
+        -- the sort key is the one column added to counted's: what the sort carries beside it
+        -- is what the aggregate below reads (the positive and used flags are computed after
+        -- the sort, from label and score)
         SELECT
             *,
-            CASE WHEN score IS NOT NULL THEN CAST(label AS BIGINT) END AS used_label,
             CASE WHEN label IS NOT NULL THEN score END AS used_score
         FROM counted
     ) AS usable
 ),
 blocks AS (
     -- the one GROUP BY over the rows: the untied rows (tie_score NULL, with the unusable rows,
-    -- which add nothing: their used_label is NULL) and each tie block
+    -- which add nothing) and each tie block. Every sum is of BIGINTs, so 64-bit on every
+    -- engine (T-SQL's SUM of an INT overflows at 2^31)
     SELECT
         tie_score,
-        SUM(used_label * rn) AS pos_rn_sum,
-        SUM(used_label) AS pos_count,
-        SUM(CASE WHEN used_label IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS used_count,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN rn ELSE 0 END) AS pos_rn_sum,
+        SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END)
+            AS pos_count,
+        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END)
+            AS used_count,
         MIN(rn) AS first_rn,
         MAX(rn) AS last_rn
     FROM numbered

@@ -33,7 +33,6 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE WHEN NOT score IS NULL THEN CAST(label AS INT) END AS used_label,
       CASE WHEN NOT label IS NULL THEN score END AS used_score
     FROM counted
   ) usable
@@ -41,9 +40,9 @@ WITH sqlauc_input AS (
   SELECT
     grp,
     tie_score,
-    SUM(used_label * rn) AS pos_rn_sum,
-    SUM(used_label) AS pos_count,
-    SUM(CASE WHEN NOT used_label IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS used_count,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN rn ELSE 0 END) AS pos_rn_sum,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS pos_count,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS used_count,
     MIN(rn) AS first_rn,
     MAX(rn) AS last_rn,
     SUM(n_rows) AS n_rows,
