@@ -354,7 +354,7 @@ def bare_sort_runner(con: Any, df: pd.DataFrame) -> Runner:
 
     return Runner(
         "duckdb-sort",
-        lambda: con.execute(query).fetchone()[0],
+        lambda: con.execute(query).fetchall()[0][0],
         check,
         note="floor: SUM(ROW_NUMBER() OVER (ORDER BY score DESC)), not an AUC",
     )
