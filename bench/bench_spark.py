@@ -22,7 +22,7 @@ What is measured
   AUC: ``numBins=0`` means no down-sampling of the curve) and, for reference only, its
   default ``numBins=1000`` (approximate: the curve is down-sampled to ~1000 points).
 * GAUC: ``sqlauc.gauc(spark, view, group="user_id")`` with ``method="auto"`` (which samples
-  the first 10k rows and picks rank here: ~10 rows per user, distinct scores), ``"rank"`` and
+  the first 10k rows and picks rows here: ~10 rows per user, distinct scores), ``"rows"`` and
   ``"grouped"``; the windows of both are partitioned by group. Spark ML has no GAUC. The value is
   checked on the groups with ``user_id % 1000 = 0`` (``where=``) against pandas + per-group
   ``roc_auc_score`` on the collected rows.
@@ -235,12 +235,12 @@ def bench_gauc(spark: Any, sqlauc: Any, frame: Any, repeats: int) -> dict[str, R
     view = "sqlauc_bench_events"
     frame.createOrReplaceTempView(view)
     call = {"group": "user_id", "label": "label", "score": "score"}
-    picked = "rank" if "CUME_DIST()" in sqlauc.sql("gauc", view, con=spark, **call) else "grouped"
+    picked = "rows" if "ROW_NUMBER()" in sqlauc.sql("gauc", view, con=spark, **call) else "grouped"
     runners: dict[str, Callable[[], float]] = {
         f"sqlauc.gauc (auto: sampled, picks {picked})": lambda: (
             sqlauc.gauc(spark, view, **call).gauc
         ),
-        "sqlauc.gauc method='rank'": lambda: sqlauc.gauc(spark, view, method="rank", **call).gauc,
+        "sqlauc.gauc method='rows'": lambda: sqlauc.gauc(spark, view, method="rows", **call).gauc,
         "sqlauc.gauc method='grouped'": lambda: (
             sqlauc.gauc(spark, view, method="grouped", **call).gauc
         ),

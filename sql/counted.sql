@@ -7,7 +7,7 @@
 -- (group_weight=<column> only). Every other diagnostic is a function of the key, so it is
 -- counted from n_rows over these few rows (diagnostics.sql), not per input row: the one pass
 -- over the rows computes a COUNT and nothing else when unweighted.
--- The formulations over rows (auc_rank.sql) read this stage per row: the composer removes its
+-- The formulations over rows (auc_rows.sql, roc_steps_rows.sql) read this stage per row: the composer removes its
 -- GROUP BY and makes each aggregate the row's own value (COUNT(*) is 1, SUM(x) is x), so
 -- every stage after it reads one contract.
 -- Zero-weight rows are dropped as if absent. :weighted and :group_weight fold away unused

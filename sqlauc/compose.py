@@ -6,7 +6,7 @@ A metric query is built from templates (``sql/NAME.sql``), never from copies of 
 2. the stages the core reads, found as table names like dbt's ``ref``: ``score_counts``
    (one row per distinct score) for the grouped formulations, or another metric's whole
    query (``gauc`` reads ``group_auc``);
-3. the formulation's core template (``auc``, ``auc_rank``, ``auc_bucketed``, ...);
+3. the formulation's core template (``auc``, ``auc_rows``, ``auc_bucketed``, ...);
 4. the overlays (``diagnostics`` for every metric, ``group_weight`` for the group metrics):
    each is a template with a ``per_key`` step, a ``totals`` step and a final SELECT whose
    columns are appended to the matching steps of the query (see :class:`Formulation`).

@@ -3,7 +3,7 @@
 * :func:`bind` (engine + source -> the columns, their kinds and the resolved roles; the
   adapter reads the columns, no rows);
 * :func:`choose` (pure: metric x dialect x sample -> the formulation; capability refusals,
-  such as ``method="rank"`` on MySQL or with weights, are raised here, before any query);
+  such as ``method="rows"`` with weights, are raised here, before any query);
 * :func:`render` (pure: the composed query of :mod:`sqlauc.compose` over the input relation,
   in the engine's dialect);
 * :func:`run` (the one query; its diagnostics raise or warn, see :mod:`sqlauc.checks`).
@@ -193,7 +193,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
 
 
 def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
-    """Refuse a method the metric, the weights or the dialect cannot run (before any query)."""
+    """Refuse a method the metric or the weights cannot run (before any query)."""
     function, method = spec.name, options.method
     if method not in spec.methods():
         raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
@@ -216,14 +216,6 @@ def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
             f"{method!r} formulation counts unweighted rows)",
             method,
         )
-    if spec.resolve_method(method) == "rank" and dialect.rank_not_exact is not None:
-        raise invalid(
-            "method",
-            function,
-            f"'grouped' (what 'auto' picks) on {dialect.name}, where method={method!r} is not "
-            f"exact ({dialect.rank_not_exact})",
-            method,
-        )
 
 
 def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sample | None) -> str:
@@ -243,7 +235,7 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
         else:
             method = "grouped"
     method = spec.resolve_method(method)
-    if method not in spec.formulations or (method == "rank" and dialect.rank_not_exact):
+    if method not in spec.formulations:
         return "grouped"
     return method
 

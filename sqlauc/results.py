@@ -105,7 +105,7 @@ class GAUCResult:
     diagnostics : Diagnostics
         Everything else the query counted.
     method : str
-        The formulation that ran (``"grouped"`` or ``"rank"``).
+        The formulation that ran (``"grouped"`` or ``"rows"``).
     """
 
     gauc: float
@@ -139,7 +139,7 @@ class AUCResult:
     auc : float
         The exact ROC AUC (NaN when only one class is present).
     method : str
-        The formulation that ran (``"grouped"``, ``"rank"`` or ``"bucketed"``).
+        The formulation that ran (``"grouped"``, ``"rows"`` or ``"bucketed"``).
     diagnostics : Diagnostics
         Rows read, used and excluded, the class totals, from the same query.
     """

@@ -47,8 +47,6 @@ MYSQL_URL = os.environ.get("SQLAUC_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306
 #: every engine the suite executes (the registry's records of tier "executed"), in the order
 #: of the README's table
 ENGINES = [d.name for d in dialects.records("executed")]
-#: the dialects where the rank formulation is refused (not exact), from the registry
-RANK_NOT_EXACT = frozenset(d.name for d in dialects.records() if d.rank_not_exact is not None)
 #: the default AUC formulation of each dialect that has one, from the registry
 DEFAULT_METHOD = {d.name: d.default_method for d in dialects.records() if d.default_method}
 

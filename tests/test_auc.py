@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ TIED_KINDS = ("round1", "round2", "few")
 
 
 def methods_for(weight):
-    return ["grouped"] if weight is not None else ["grouped", "rank"]
+    return ["grouped"] if weight is not None else ["grouped", "rows"]
 
 
 def check_against_references(con, table, data, *, label="label", score="score", auto=False):
@@ -63,7 +64,7 @@ def test_every_label_encoding(con, seed, encoding, kind):
     # the other value as pos_label: the negatives become the positives
     pos, neg, _ = ENCODINGS[encoding]
     expected = brute_auc(~data.y, data.s)
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         flipped = sqlauc.auc(con, "t", pos_label=neg, method=method)
         assert flipped == pytest.approx(expected, abs=TOL)
         assert flipped == pytest.approx(1.0 - sqlauc.auc(con, "t", pos_label=pos), abs=TOL)
@@ -73,7 +74,7 @@ def test_every_label_encoding(con, seed, encoding, kind):
 def test_label_encodings_through_a_dataframe(encoding):
     data = make_data(7, 200, kind="round2", encoding=encoding)
     expected = roc_auc_score(data.y, data.s)
-    for method in ("grouped", "rank", "auto"):
+    for method in ("grouped", "rows", "auto"):
         got = sqlauc.auc(None, data.frame, pos_label=data.pos_label, method=method)
         assert got == pytest.approx(expected, abs=TOL)
 
@@ -89,7 +90,7 @@ def test_two_arbitrary_numeric_labels(con):
     data = make_data(5, 150, kind="round1")
     frame = data.frame.assign(label=np.where(data.y, 7, 3))
     load(con, "t", frame)
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         got = sqlauc.auc(con, "t", pos_label=7, method=method)
         assert got == pytest.approx(brute_auc(data.y, data.s), abs=TOL)
 
@@ -239,7 +240,7 @@ def test_integer_weights_equal_row_duplication(con, seed, kind):
     expected = brute_auc(np.repeat(data.y, counts), np.repeat(data.s, counts))
     weighted = sqlauc.auc(con, "weighted", weight="w", method="grouped")
     assert weighted == pytest.approx(expected, abs=TOL)
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         assert sqlauc.auc(con, "expanded", method=method) == pytest.approx(weighted, abs=TOL)
 
 
@@ -269,13 +270,13 @@ def test_null_labels_and_scores_are_excluded_in_both_methods(con, seed):
     usable = ~null_label & ~null_score
     expected = brute_auc(data.y[usable], data.s[usable])
     n_excluded = int((~usable).sum())
-    for method in ("grouped", "rank", "auto"):
+    for method in ("grouped", "rows", "auto"):
         with pytest.warns(sqlauc.ExcludedRowsWarning, match=f"excluded {n_excluded} of 300"):
             got = sqlauc.auc(con, "t", method=method)
         assert got == pytest.approx(expected, abs=TOL)
 
 
-@pytest.mark.parametrize("method", ["grouped", "rank", "auto"])
+@pytest.mark.parametrize("method", ["grouped", "rows", "auto"])
 @pytest.mark.parametrize("only", [0, 1])
 def test_single_class_is_nan_with_warning(con, method, only):
     load(con, "t", pd.DataFrame({"label": [only] * 5, "score": [0.1, 0.2, 0.2, 0.5, 0.9]}))
@@ -291,10 +292,10 @@ def test_single_class_by_weight_is_nan_with_warning(con):
         assert math.isnan(sqlauc.auc(con, "t", weight="w"))
 
 
-def test_rank_method_refuses_weights(con):
+def test_rows_method_refuses_weights(con):
     load(con, "t", pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2], "w": [1.0, 1.0]}))
     with pytest.raises(ValueError):
-        sqlauc.auc(con, "t", weight="w", method="rank")
+        sqlauc.auc(con, "t", weight="w", method="rows")
 
 
 def test_unknown_method_is_refused(con):
@@ -304,7 +305,7 @@ def test_unknown_method_is_refused(con):
 
 
 # ---------------------------------------------------------------------------------------------
-# method="auto" on data large enough to pick the rank formulation
+# method="auto" on data large enough to pick the rows formulation
 
 
 def _large(seed, n, decimals=None):
@@ -316,22 +317,22 @@ def _large(seed, n, decimals=None):
     return pd.DataFrame({"label": y.astype("int64"), "score": s}), y, s
 
 
-def test_auto_on_large_continuous_data_uses_rank_and_matches_sklearn(con):
+def test_auto_on_large_continuous_data_uses_rows_and_matches_sklearn(con):
     frame, y, s = _large(1, 20_000)
     load(con, "big", frame)
     query = sqlauc.sql("auc", "big", con=con, method="auto")
-    assert "CUME_DIST" in query.upper()  # the rank formulation was chosen
+    assert "ROW_NUMBER()" in query.upper()  # the rows formulation was chosen
     expected = roc_auc_score(y, s)
-    for method in ("auto", "rank", "grouped"):
+    for method in ("auto", "rows", "grouped"):
         assert sqlauc.auc(con, "big", method=method) == pytest.approx(expected, abs=TOL)
 
 
 def test_auto_on_large_data_with_some_ties_matches_sklearn(con):
-    # mostly distinct (so auto picks rank) but with many tied pairs
+    # mostly distinct (so auto picks rows) but with many tied pairs
     frame, y, s = _large(2, 24_000, decimals=4)
     assert len(np.unique(s)) < len(s)
     load(con, "big", frame)
-    assert "CUME_DIST" in sqlauc.sql("auc", "big", con=con).upper()
+    assert "ROW_NUMBER()" in sqlauc.sql("auc", "big", con=con).upper()
     expected = roc_auc_score(y, s)
     assert sqlauc.auc(con, "big") == pytest.approx(expected, abs=TOL)
     assert sqlauc.auc(con, "big", method="grouped") == pytest.approx(expected, abs=TOL)
@@ -362,7 +363,7 @@ def test_auto_on_large_weighted_data_matches_sklearn(con):
 # numeric corner cases
 
 
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_signed_zeros_are_tied(con, method):
     # -0.0 == 0.0: a positive at 0.0 and a negative at -0.0 are a tie (1/2)
     frame = pd.DataFrame({"label": [1, 0, 1, 0, 1], "score": [0.0, -0.0, -0.0, 0.0, 0.5]})
@@ -372,7 +373,7 @@ def test_signed_zeros_are_tied(con, method):
     assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
 
 
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_extreme_finite_scores_are_accepted(con, method):
     big = np.finfo(float).max
     tiny = np.finfo(float).smallest_subnormal
@@ -400,7 +401,7 @@ def test_tiny_and_huge_weights(con):
         assert sqlauc.auc(con, "t", weight="w") == pytest.approx(expected, abs=1e-10)
 
 
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_one_positive_among_many_negatives(con, method):
     rng = np.random.default_rng(9)
     scores = np.round(rng.random(500), 2)
@@ -415,3 +416,144 @@ def test_loaded_tables(loaded):
     con, datasets = loaded
     for name, data in datasets.items():
         check_against_references(con, name, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# the rows formulation (sql/auc_rows.sql): U summed in integers, divided once
+
+
+def exact_auc(y_pos, scores) -> float:
+    """The AUC as the correctly rounded value of the exact rational 2U / (2PN), unweighted,
+    from sorted counts (an independent reference: no pair loop, no floating-point sum)."""
+    y = np.asarray(y_pos, dtype=bool)
+    s = np.asarray(scores, dtype=float)
+    negatives = np.sort(s[~y])
+    below = np.searchsorted(negatives, s[y], side="left")
+    at_or_below = np.searchsorted(negatives, s[y], side="right")
+    p, n = int(y.sum()), len(negatives)
+    if p == 0 or n == 0:
+        return math.nan
+    twice_u = int(below.sum()) + int(at_or_below.sum())  # 2 * below + tied
+    return float(Fraction(twice_u, 2 * p * n))
+
+
+ROWS_KINDS = ("continuous", "round1", "round2", "few", "all_tied")
+
+
+def _rows_data(seed: int, n: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.35
+    y[0], y[1] = True, False
+    if kind == "all_tied":
+        return y, np.full(n, 0.25)
+    if kind == "continuous":
+        return y, rng.normal(size=n) + 0.6 * y
+    return y, make_data(seed, n, kind=kind).s
+
+
+@pytest.mark.parametrize("kind", ROWS_KINDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_is_the_correctly_rounded_exact_ratio(con, kind, seed):
+    """method="rows" gives the exact rational 2U / (2PN) rounded once: the same bits as the
+    Fraction reference (not only within 1e-12), on tie-heavy, all-distinct and all-tied data."""
+    y, s = _rows_data(500 + seed, 3_000 + 997 * seed, kind)
+    load(con, "t", pd.DataFrame({"label": y.astype("int64"), "score": s}))
+    expected = exact_auc(y, s)
+    assert expected == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    got = sqlauc.compute("auc", con, "t", method="rows")
+    assert got.method == "rows"
+    assert got.auc.hex() == expected.hex()
+    assert (got.diagnostics.positives, got.diagnostics.negatives) == (y.sum(), (~y).sum())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rows_per_group_on_tiny_groups_equals_the_exact_ratio(con, seed):
+    """Thousands of tiny data sets in one query (group_auc: the windows PARTITION BY grp):
+    tie blocks at the top, the bottom and side by side, single rows, single classes, NULL
+    labels and scores, each group's AUC the exact ratio's bits."""
+    rng = np.random.default_rng(900 + seed)
+    sizes = rng.integers(1, 9, size=3_000)
+    g = np.repeat(np.arange(len(sizes)), sizes)
+    n = len(g)
+    y = rng.random(n) < 0.5
+    distinct = np.repeat(rng.random(len(sizes)) < 0.3, sizes)  # some groups all distinct
+    s = np.where(distinct, rng.random(n), rng.integers(0, 3, size=n) / 4.0)
+    null_label = rng.random(n) < 0.08
+    null_score = rng.random(n) < 0.08
+    frame = pd.DataFrame({"g": g, "label": y.astype("float64"), "score": s})
+    frame.loc[null_label, "label"] = np.nan
+    frame.loc[null_score, "score"] = np.nan
+    load(con, "t", frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+        got = sqlauc.group_auc(con, "t", group="g", method="rows").set_index("g")
+    used = ~null_label & ~null_score
+    checked = 0
+    for key in np.unique(g[used]):
+        rows = (g == key) & used
+        expected = exact_auc(y[rows], s[rows])
+        value = got.loc[key, "auc"]
+        if math.isnan(expected):
+            assert math.isnan(value), key
+        else:
+            assert value.hex() == expected.hex(), (key, y[rows], s[rows])
+            checked += 1
+        assert got.loc[key, "n_rows"] == rows.sum()
+    assert checked > 1_000
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_rows_with_null_rows_equals_the_exact_ratio(con, seed):
+    """NULL labels and scores sort last (NULL used_score) and never move a used row."""
+    y, s = _rows_data(700 + seed, 4_000, "round2")
+    rng = np.random.default_rng(seed)
+    null_label = rng.random(len(y)) < 0.15
+    null_score = rng.random(len(y)) < 0.15
+    null_label[:2] = null_score[:2] = False
+    frame = pd.DataFrame({"label": y.astype("float64"), "score": s})
+    frame.loc[null_label, "label"] = np.nan
+    frame.loc[null_score, "score"] = np.nan
+    load(con, "t", frame)
+    used = ~null_label & ~null_score
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=f"excluded {int((~used).sum())} of"):
+        got = sqlauc.compute("auc", con, "t", method="rows")
+    assert got.auc.hex() == exact_auc(y[used], s[used]).hex()
+    assert got.diagnostics.n_null_label == null_label.sum()
+    assert got.diagnostics.n_null_score == null_score.sum()
+
+
+@pytest.mark.parametrize(
+    ("labels", "scores"),
+    [
+        ([0, 1], [0.5, 0.5]),
+        ([1, 0], [0.2, 0.7]),
+        ([1, 0, 1], [0.3, 0.3, 0.3]),
+        ([1, 1, 0, 0], [0.9, 0.9, 0.1, 0.1]),
+        ([0, 1, 0, 1, 1], [0.1, 0.1, 0.5, 0.9, 0.9]),
+    ],
+)
+def test_rows_on_tiny_inputs(con, labels, scores):
+    load(con, "t", pd.DataFrame({"label": labels, "score": scores}))
+    expected = exact_auc(labels, scores)
+    assert expected == pytest.approx(brute_auc(labels, scores), abs=TOL)
+    assert sqlauc.auc(con, "t", method="rows").hex() == expected.hex()
+
+
+def test_rank_is_another_name_for_rows(con):
+    frame, _, _ = _large(6, 2_000, decimals=2)
+    load(con, "t", frame.assign(g=np.arange(len(frame)) % 5))
+    assert sqlauc.sql("auc", "t", method="rank") == sqlauc.sql("auc", "t", method="rows")
+    for metric, options in (("auc", {}), ("group_auc", {"group": "g"}), ("gauc", {"group": "g"})):
+        assert sqlauc.compute(metric, con, "t", method="rank", **options).method == "rows"
+
+
+def test_auto_picks_rows_for_mostly_distinct_scores(con):
+    frame, y, s = _large(7, 20_000)
+    load(con, "big", frame)
+    result = sqlauc.compute("auc", con, "big")
+    assert result.method == "rows"
+    assert result.auc.hex() == exact_auc(y, s).hex()
+    frame, y, s = _large(7, 20_000, decimals=2)
+    load(con, "big", frame)
+    assert sqlauc.compute("auc", con, "big").method == "grouped"

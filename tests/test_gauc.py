@@ -52,7 +52,7 @@ def reference_for(frame, weight, group_weight):
 
 
 def methods_for(weight):
-    return ["grouped"] if weight is not None else ["grouped", "rank"]
+    return ["grouped"] if weight is not None else ["grouped", "rows"]
 
 
 def check_group_table(got, ref):
@@ -98,7 +98,7 @@ def test_gauc_and_group_auc_match_reference(con, seed, weights, group_weight):
 
 
 @pytest.mark.parametrize("group_weight", GROUP_WEIGHTS)
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_gauc_with_null_groups_labels_and_scores(con, group_weight, method):
     frame = grouped_data(2100, nulls=True)
     load(con, "t", frame.drop(columns="y"))
@@ -173,7 +173,7 @@ def test_group_column_resolved_case_insensitively(con):
     assert table["auc"].tolist() == [0.0, 0.0]
 
 
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_all_groups_single_class_is_nan_with_warning(con, method):
     frame = pd.DataFrame(
         {"g": [1, 1, 2, 2, 3], "label": [1, 1, 0, 0, 1], "score": [0.1, 0.2, 0.3, 0.4, 0.5]}
@@ -264,10 +264,10 @@ def test_missing_group_or_group_weight_column(con):
         sqlauc.gauc(con, "t", group="g", group_weight="imp")
 
 
-def test_gauc_rank_refuses_weights(con):
+def test_gauc_rows_refuses_weights(con):
     load(con, "t", pd.DataFrame({"g": [1, 1], "label": [1, 0], "score": [0.1, 0.2], "w": 1.0}))
     with pytest.raises(ValueError):
-        sqlauc.gauc(con, "t", group="g", weight="w", method="rank")
+        sqlauc.gauc(con, "t", group="g", weight="w", method="rows")
 
 
 def test_gauc_single_used_group_rows_share(con):
@@ -299,9 +299,9 @@ def large_grouped(con, seed, groups, score):
     return frame.assign(y=y)
 
 
-def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
+def test_auto_on_large_grouped_data_uses_rows_and_matches_reference(con):
     frame = large_grouped(con, 77, 40, lambda rng, y: rng.normal(size=len(y)) + 0.5 * y)
-    assert "CUME_DIST" in sqlauc.sql("gauc", "big", con=con, group="g").upper()
+    assert "ROW_NUMBER()" in sqlauc.sql("gauc", "big", con=con, group="g").upper()
     for group_weight in ("impressions", "clicks"):
         ref = reference_for(frame, None, group_weight)
         result = sqlauc.gauc(con, "big", group="g", group_weight=group_weight)
@@ -315,13 +315,13 @@ def test_auto_on_large_grouped_data_uses_rank_and_matches_reference(con):
     ("groups", "formulation"),
     [
         (40, "grouped"),  # few large groups over 3-decimal scores: the (group, score) keys repeat
-        (8_000, "rank"),  # ~2.5 rows per group: the keys are nearly all distinct
+        (8_000, "rows"),  # ~2.5 rows per group: the keys are nearly all distinct
     ],
 )
 def test_auto_on_rounded_scores_picks_by_group_size(con, groups, formulation):
     frame = large_grouped(con, 78, groups, lambda rng, y: np.round(rng.random(len(y)) + 0.3 * y, 3))
     query = sqlauc.sql("gauc", "big", con=con, group="g").upper()
-    assert ("CUME_DIST" in query) == (formulation == "rank")
+    assert ("ROW_NUMBER()" in query) == (formulation == "rows")
     ref = reference_for(frame, None, "impressions")
     assert sqlauc.gauc(con, "big", group="g").gauc == pytest.approx(ref["gauc"], abs=TOL)
 

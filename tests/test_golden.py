@@ -42,7 +42,7 @@ import pandas as pd
 import pytest
 import sqlglot
 import structure
-from backends import DEFAULT_METHOD, RANK_NOT_EXACT
+from backends import DEFAULT_METHOD
 from datagen import make_data
 from golden import regenerate
 from golden.regenerate import (
@@ -85,14 +85,9 @@ def _ids(pairs):
     return [f"{case}-{dialect}" for case, dialect in pairs]
 
 
-def _rendered(case: str, dialect: str) -> str | None:
-    """The case rendered for an executed dialect, None where sqlauc refuses it (rank on
-    mysql is not exact there)."""
-    try:
-        return regenerate.render(case, dialect)
-    except ValueError as error:
-        assert "not exact" in str(error)
-        return None
+def _rendered(case: str, dialect: str) -> str:
+    """The case rendered for an executed dialect."""
+    return regenerate.render(case, dialect)
 
 
 # --- 1. golden files ------------------------------------------------------------------------
@@ -150,24 +145,17 @@ def test_golden_file_structure(case, dialect):
     assert structure.problems(sql, dialect) == []
 
 
-EXECUTED = [
-    (case, dialect)
-    for case in CASES
-    for dialect in EXECUTED_DIALECTS
-    if _rendered(case, dialect) is not None  # rank is refused on mysql (tested in test_sql)
-]
+EXECUTED = [(case, dialect) for case in CASES for dialect in EXECUTED_DIALECTS]
 
 
 @pytest.mark.parametrize(("case", "dialect"), EXECUTED, ids=_ids(EXECUTED))
 def test_executed_dialect_structure(case, dialect):
-    sql = _rendered(case, dialect)
-    assert sql is not None
-    assert structure.problems(sql, dialect) == []
+    assert structure.problems(_rendered(case, dialect), dialect) == []
 
 
 class _SampledEngine(Engine):
     """A connection stand-in whose columns are typed and whose sample says: every score is
-    distinct (so ``method="auto"`` picks the rank formulation) and the one negative label is
+    distinct (so ``method="auto"`` picks the rows formulation) and the one negative label is
     0 (so the negative label is known: ``:negative_known`` = 1). Nothing else is run."""
 
     def __init__(self, dialect: str) -> None:
@@ -202,15 +190,11 @@ def test_negative_known_structure(metric, options, dialect):
         engine=_SampledEngine(dialect),
         dialect=record,
     )
-    if dialect in RANK_NOT_EXACT:
-        # the sample says rank, which is not exact there: "auto" runs the grouped formulation
-        assert (plan.method, plan.negative) == ("grouped", None)
-        return
     if metric == "auc" and dialect in DEFAULT_METHOD:
         # AUC on a distributed engine is bucketed whatever the sample says; no negative needed
         assert (plan.method, plan.negative) == (DEFAULT_METHOD[dialect], None)
         return
-    assert plan.method == "rank"
+    assert plan.method == "rows"
     assert plan.negative is not None
     assert structure.problems(plan.sql, dialect) == []
 
@@ -465,7 +449,7 @@ def test_golden_sql_means_the_same_in_duckdb(events, case, dialect):
 #: single precision, and their counts and integer weights are exact in it. auc_partial casts
 #: max_fpr = 0.1 to FLOAT, which single precision does not hold.
 TSQL_PLAIN_LOSSY = {
-    "auc_rank",
+    "auc_rows",
     "auc_partial",
     "evaluate_by_day",
     "evaluate_one_score_weighted_pauc",
@@ -475,11 +459,11 @@ TSQL_PLAIN_LOSSY = {
     "roc_curve_all_points_weighted_string_label",
     "roc_curve_rows",
     "roc_curve_rows_all_points_weighted",
-    "group_auc_rank_column",
+    "group_auc_rows_column",
     "gauc_grouped_weighted_impressions",
     "gauc_grouped_column",
-    "gauc_rank_uniform",
-    "gauc_rank_clicks_string_label",
+    "gauc_rows_uniform",
+    "gauc_rows_clicks_string_label",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "

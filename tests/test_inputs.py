@@ -63,7 +63,7 @@ def snapshot(con):
 
 def run_all_metrics(con, table, data, expected, *, group=False):
     """auc (both methods, weighted), roc_curve and, if the source has a group, gauc."""
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         assert sqlauc.auc(con, table, method=method) == pytest.approx(expected["auc"], abs=TOL)
     assert sqlauc.auc(con, table, weight="w") == pytest.approx(expected["weighted"], abs=TOL)
     curve = sqlauc.roc_curve(con, table, drop_intermediate=False)
@@ -252,7 +252,7 @@ def test_null_labels_and_scores_excluded_and_counted(con):
     load(con, "t", frame)
     message = r"excluded 3 of 8 rows \(2 with a NULL label, 2 a NULL score\)"
     expected = brute_auc([1, 0, 0, 1, 0], [0.9, 0.1, 0.3, 0.2, 0.8])
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
             assert sqlauc.auc(con, "t", method=method) == pytest.approx(expected, abs=TOL)
 
@@ -271,7 +271,7 @@ def test_nan_or_inf_score_in_a_duckdb_table_is_an_error(con, value):
     ).fetchall()
     for call in (
         lambda: sqlauc.auc(con, "t", method="grouped"),
-        lambda: sqlauc.auc(con, "t", method="rank"),
+        lambda: sqlauc.auc(con, "t", method="rows"),
         lambda: sqlauc.roc_curve(con, "t"),
         lambda: sqlauc.gauc(con, "t", group="label"),
     ):
@@ -297,7 +297,7 @@ def test_nan_or_inf_score_in_a_parquet_file_is_an_error(tmp_path, value):
     table = pa.table({"label": [1, 0, 1], "score": [0.9, value, 0.2]})
     path = tmp_path / "nan.parquet"
     pq.write_table(table, path)
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
             sqlauc.auc(None, path, method=method)
     with pytest.raises(sqlauc.DataError, match="NaN or infinite"):
@@ -379,7 +379,7 @@ def test_empty_table_is_a_data_error(con):
     con.execute("CREATE TABLE t (label INTEGER, score DOUBLE)").fetchall()
     with pytest.raises(sqlauc.DataError):
         sqlauc.auc(con, "t")
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         with pytest.raises(sqlauc.DataError):
             sqlauc.auc(con, "t", method=method)
 
@@ -393,7 +393,7 @@ def test_all_rows_null_is_a_data_error(con):
 
 def test_more_than_two_labels_lists_them(con):
     load(con, "t", pd.DataFrame({"label": [0, 1, 2, 2, 1], "score": [0.1, 0.2, 0.3, 0.4, 0.5]}))
-    for method in ("grouped", "rank"):
+    for method in ("grouped", "rows"):
         with pytest.raises(sqlauc.DataError) as info:
             sqlauc.auc(con, "t", method=method)
         message = str(info.value)

@@ -37,7 +37,7 @@ def _frame(labels: np.ndarray, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "label": labels,
-            "score": rng.random(len(labels)),  # continuous: method="auto" picks rank
+            "score": rng.random(len(labels)),  # continuous: method="auto" picks rows
             "g": rng.integers(0, 500, len(labels)),
         }
     )
@@ -62,7 +62,7 @@ def test_third_label_after_the_sample_is_an_error(con, labels, pos_label, third,
     labels[-1] = third
     load(con, "t", _frame(labels))
     plan = _plan(con, metric, pos_label=pos_label, group=None if metric == "auc" else "g")
-    assert plan.negative is not None and plan.method == "rank"
+    assert plan.negative is not None and plan.method == "rows"
     call = getattr(sqlauc, metric)
     kwargs = {"group": "g"} if metric != "auc" else {}
     with pytest.raises(sqlauc.DataError, match="more than two distinct values") as info:
@@ -76,11 +76,11 @@ def test_boolean_labels_know_their_negative_and_match_sklearn(con, pos_label):
     y = rng.random(N) < 0.3
     frame = pd.DataFrame({"label": y, "score": np.round(rng.random(N), 2)})
     load(con, "t", frame)
-    plan = _plan(con, "auc", pos_label=pos_label, method="rank")
+    plan = _plan(con, "auc", pos_label=pos_label, method="rows")
     assert plan.negative is not None  # known from the type, no sample needed
     positive = y == pos_label
     expected = roc_auc_score(positive, frame["score"])
-    for method in ("auto", "grouped", "rank"):
+    for method in ("auto", "grouped", "rows"):
         assert sqlauc.auc(con, "t", pos_label=pos_label, method=method) == pytest.approx(
             expected, abs=1e-12
         )

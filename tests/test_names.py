@@ -24,7 +24,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import sqlglot
-from backends import RANK_NOT_EXACT
 from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score, roc_curve
 from sqlglot import exp
@@ -270,7 +269,7 @@ def sqlauc_names() -> list[str]:
             sqlauc.precision_recall_curve(None, frame),
             sqlauc.group_auc(None, frame, group="g"),
         ]
-        for method in ("auto", "grouped", "rank", "bucketed"):
+        for method in ("auto", "grouped", "rows", "bucketed"):
             sqlauc.auc(None, frame, method=method)
             sqlauc.gauc(None, frame, group="g", method=method, group_weight="weight")
     for sql in seen:
@@ -376,8 +375,7 @@ def test_input_names_in_other_roles_every_metric(backend, roles):
     for method in ("grouped", "bucketed"):
         got = sqlauc.auc(backend.con, table, weight=roles["weight"], method=method, **common)
         assert got == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=TOL), method
-    method = "grouped" if backend.dialect in RANK_NOT_EXACT else "rank"
-    got = sqlauc.auc(backend.con, table, method=method, **common)
+    got = sqlauc.auc(backend.con, table, method="rows", **common)
     assert got == pytest.approx(roc_auc_score(y, s), abs=TOL)
     assert got == pytest.approx(brute_auc(y, s), abs=TOL)
     curve = sqlauc.roc_curve(

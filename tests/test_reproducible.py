@@ -8,8 +8,8 @@ database instance), over 1M rows (eight row groups, so DuckDB does split the
 work) with continuous and tied scores and 20,000 groups, and every run must give the same
 bits (``float.hex``; frames compared exactly).
 
-What holds: unweighted results are sums of whole numbers (exact) and the rank formulation's
-CUME_DIST sum is an exact DECIMAL sum; GAUC's sums over groups are ordered sums on DuckDB
+What holds: unweighted results are sums of whole numbers (exact; the rows formulation sums
+row numbers as BIGINTs); GAUC's sums over groups are ordered sums on DuckDB
 (``sqlauc.dialects.Dialect.sums == "ordered"``). Sample weights and a ``group_weight`` column are
 still summed in thread order (per distinct score and over the distinct scores): an ordered
 sum there was measured 10x slower at 1e7 rows, so those cases are declared gaps below.
@@ -75,7 +75,7 @@ def _case(fn: Callable[[Any], Any], *marks: Any, id: str) -> Any:
 CASES = [
     *(
         _case(lambda c, m=m, s=s: sqlauc.auc(c, "t", score=s, method=m), id=f"auc-{m}-{s}")
-        for m, s in (("grouped", "tied"), ("bucketed", "tied"), ("rank", "score"), ("rank", "tied"))
+        for m, s in (("grouped", "tied"), ("bucketed", "tied"), ("rows", "score"), ("rows", "tied"))
     ),
     *(
         _case(
@@ -97,7 +97,7 @@ CASES = [
             lambda c, m=m: sqlauc.group_auc(c, "t", group="grp", score="tied", method=m),
             id=f"group_auc-{m}",
         )
-        for m in ("grouped", "rank")
+        for m in ("grouped", "rows")
     ),
     _case(
         lambda c: sqlauc.group_auc(c, "t", group="grp", score="tied", weight="w"),
@@ -115,7 +115,7 @@ CASES = [
             ("grouped", "clicks"),
             ("grouped", "uniform"),
             ("grouped", "gw"),
-            ("rank", "impressions"),
+            ("rows", "impressions"),
         )
     ),
     *(
@@ -165,7 +165,7 @@ def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
     """Unweighted U is a whole number in every formulation, so they give the same bits."""
     con = duckdb_connections[4]
     for score in ("score", "tied"):
-        values = {m: sqlauc.auc(con, "t", score=score, method=m) for m in ("grouped", "rank")}
+        values = {m: sqlauc.auc(con, "t", score=score, method=m) for m in ("grouped", "rows")}
         assert len({v.hex() for v in values.values()}) == 1, values
 
 
@@ -190,9 +190,9 @@ cur.execute(
 cases = {
     "auc-grouped": lambda: sqlauc.auc(con, "t", score="tied", method="grouped"),
     "auc-bucketed": lambda: sqlauc.auc(con, "t", score="tied", method="bucketed"),
-    "auc-rank": lambda: sqlauc.auc(con, "t", method="rank"),
+    "auc-rows": lambda: sqlauc.auc(con, "t", method="rows"),
     "gauc-grouped": lambda: sqlauc.gauc(con, "t", group="grp", score="tied").gauc,
-    "gauc-rank": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", method="rank").gauc,
+    "gauc-rows": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", method="rows").gauc,
 }
 out = {name: [] for name in cases}
 for threads in json.loads(sys.argv[2]):

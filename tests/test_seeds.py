@@ -11,7 +11,7 @@ from datagen import load
 
 import sqlauc
 
-METHODS = ["grouped", "rank"]
+METHODS = ["grouped", "rows"]
 
 #: (name, labels, scores, pos_label, exact answer)
 EXAMPLES = [

@@ -169,17 +169,17 @@ def test_grouped_auc_is_what_the_check_catches(spark, events):
 
 
 def test_auto_samples_the_group_metrics_on_spark(spark, events):
-    # 997 groups of ~300 rows: distinct scores -> rank; 3-decimal scores -> grouped (the
+    # 997 groups of ~300 rows: distinct scores -> rows; 3-decimal scores -> grouped (the
     # sampled auto query also knows the negative label, so compare the formulation only)
     for metric in ("gauc", "group_auc"):
         distinct = sqlauc.sql(metric, events, con=spark, group="g")
-        assert "CUME_DIST()" in distinct.upper()
+        assert "ROW_NUMBER()" in distinct.upper()
         tied = sqlauc.sql(metric, events, con=spark, group="g", score="score_tied")
         assert tied == sqlauc.sql(
             metric, events, con=spark, group="g", score="score_tied", method="grouped"
         )
-        assert "CUME_DIST()" not in tied.upper()
-    # weighted input has no rank formulation
+        assert "ROW_NUMBER()" not in tied.upper()
+    # weighted input has no rows formulation
     weighted = sqlauc.sql("gauc", events, con=spark, group="g", weight="w")
     assert weighted == sqlauc.sql(
         "gauc", events, con=spark, group="g", weight="w", method="grouped"
@@ -187,7 +187,7 @@ def test_auto_samples_the_group_metrics_on_spark(spark, events):
 
 
 @pytest.mark.parametrize("metric", ["gauc", "group_auc"])
-@pytest.mark.parametrize("method", ["grouped", "rank"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
 def test_gauc_windows_run_per_group(spark, events, metric, method):
     query = sqlauc.sql(metric, events, con=spark, group="g", method=method)
     run = Executed(spark, query)

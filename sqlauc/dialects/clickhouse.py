@@ -1,7 +1,5 @@
 """ClickHouse (chdb embedded, or a server through clickhouse_connect / clickhouse_driver)."""
 
-from sqlglot import exp
-
 from sqlauc.dialects.dialect import Dialect
 
 DIALECT = Dialect(
@@ -55,8 +53,6 @@ DIALECT = Dialect(
             "modulo",
         }
     ),
-    # window functions are case-sensitive and lower-case; sqlglot renders CUME_DIST
-    function_names={exp.CumeDist: "cume_dist"},
     # a name resolves to a SELECT alias before a column of the FROM relation, so
     # ``SUM(n_rows) AS n_rows`` would nest aggregates; this gives standard name resolution
     query_settings={"prefer_column_name_to_alias": 1},

@@ -63,8 +63,6 @@ class Dialect:
         sqlglot type -> the engine's own type name.
     query_settings
         Query-level settings appended to the outermost SELECT (this query only).
-    rank_not_exact
-        Why the rank formulation is not exact there (``method="rank"`` is refused), or None.
     default_method
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
@@ -95,7 +93,6 @@ class Dialect:
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     type_names: Mapping[exp.DType, str] = field(default_factory=dict)
     query_settings: Mapping[str, int] = field(default_factory=dict)
-    rank_not_exact: str | None = None
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     sums: Sums = "plain"

@@ -25,5 +25,4 @@ DIALECT = Dialect(
         254: "CHAR",
     },
     engine_functions=frozenset({"now", "dayname", "monthname"}),
-    rank_not_exact="MariaDB's CUME_DIST() is a DECIMAL rounded to 10 decimals",
 )

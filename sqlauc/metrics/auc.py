@@ -14,16 +14,14 @@ from sqlauc.options import Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import AUCResult
 
-Method = Literal["auto", "grouped", "rank", "bucketed"]
+Method = Literal["auto", "grouped", "rows", "rank", "bucketed"]
 
 #: The formulations of the AUC (also run per group by group_auc): all give the same number.
 FORMULATIONS = {
     "grouped": Formulation("auc"),
-    "rank": Formulation(
-        "auc_rank",
-        per_key=None,
-        row_totals="totals",
-        totals=(),
+    "rows": Formulation(
+        "auc_rows",
+        per_key="blocks",
         rows=True,
         weighted=False,
         uses_negative=True,
@@ -32,6 +30,8 @@ FORMULATIONS = {
 }
 #: The standardised partial AUC (``max_fpr=``), over the same per-score stage.
 PARTIAL = Formulation("auc_partial")
+#: ``method="rank"``, the name of the formulation over rows before it was ``"rows"``.
+RANK_ALIAS = {"rank": "rows"}
 #: The options every metric takes (beside con, table and dialect).
 COMMON_PARAMETERS = ("label", "score", "weight", "pos_label", "where")
 _BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
@@ -68,6 +68,7 @@ SPEC = MetricSpec(
     variants={"partial": PARTIAL},
     option_variants={"max_fpr": "partial"},
     params=auc_params,
+    method_aliases=RANK_ALIAS,
     shape=shape,
     parameters=(*COMMON_PARAMETERS, "method", "max_fpr"),
     dialect_default=True,
@@ -80,7 +81,7 @@ SPEC = MetricSpec(
             "weight": "sample_w",
             "where": "user_id IN (1, 2, 3) AND Score > 0.1",
         },
-        "auc_rank": {**_BASE, "method": "rank"},
+        "auc_rows": {**_BASE, "method": "rows"},
         "auc_bucketed": {**_BASE, "method": "bucketed"},
         "auc_partial": {**_BASE, "max_fpr": 0.1},
         "auc_bucketed_weighted_string_label": {
@@ -137,10 +138,12 @@ def auc(
     where : str, optional
         A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
         comments or unknown functions).
-    method : {"auto", "grouped", "rank", "bucketed"}, default "auto"
+    method : {"auto", "grouped", "rows", "rank", "bucketed"}, default "auto"
         The SQL formulation; all give the same number. ``"grouped"`` (one row per distinct
-        score, then a cumulative sum) is fastest with tied scores; ``"rank"`` (RANK and
-        CUME_DIST over rows, unweighted only) with nearly distinct scores. ``"bucketed"``
+        score, then a cumulative sum) is fastest with tied scores; ``"rows"``
+        (``sql/auc_rows.sql``: one sort of the rows, ROW_NUMBER with the tie blocks found by
+        LAG/LEAD and averaged, U summed in integers; unweighted only) with nearly distinct
+        scores; ``"rank"`` is another name for ``"rows"``. ``"bucketed"``
         (``sql/auc_bucketed.sql``) is the grouped sum split into up to 6,145 score buckets:
         the cumulative sum runs per bucket, and only the per-bucket totals are summed in one
         place, so a distributed engine never moves every distinct score into a single
@@ -149,7 +152,7 @@ def auc(
         buckets) on engines that do not materialize CTEs, such as Spark. ``"auto"`` uses
         ``"bucketed"`` for :func:`auc` on Spark, Databricks and Hive
         (``sqlauc.dialects.Dialect.default_method``); otherwise it samples the first 10k rows
-        on DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
+        on DuckDB and Spark to choose between ``"rows"`` and ``"grouped"`` (and to learn the
         negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
         :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
         grouped formulation.

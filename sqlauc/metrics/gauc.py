@@ -9,7 +9,7 @@ from sqlauc import checks
 from sqlauc.compose import Formulation
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
-from sqlauc.metrics.auc import Method
+from sqlauc.metrics.auc import RANK_ALIAS, Method
 from sqlauc.metrics.group_auc import GROUP_PARAMETERS, group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import PosLabel
@@ -49,14 +49,14 @@ def shape(evaluated: Evaluated) -> GAUCResult:
 #: gauc reads the group_auc relation of the same formulation, and adds the groups' counts up.
 #: Its formulations take the weights and negative label as group_auc's do.
 _OVER_GROUPS = Formulation("gauc", per_key=None, totals=("",))
-_OVER_RANKED_GROUPS = Formulation("gauc", per_key=None, totals=("",), weighted=False,
+_OVER_GROUP_ROWS = Formulation("gauc", per_key=None, totals=("",), weighted=False,
                                   uses_negative=True)  # fmt: skip
 _BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id"}
 SPEC = MetricSpec(
     name="gauc",
     what="GAUC",
-    formulations={"grouped": _OVER_GROUPS, "rank": _OVER_RANKED_GROUPS},
-    method_aliases={"bucketed": "grouped"},
+    formulations={"grouped": _OVER_GROUPS, "rows": _OVER_GROUP_ROWS},
+    method_aliases={"bucketed": "grouped", **RANK_ALIAS},
     shape=shape,
     parameters=GROUP_PARAMETERS,
     required=("group",),
@@ -76,13 +76,13 @@ SPEC = MetricSpec(
     examples={
         "gauc_grouped_weighted_impressions": {**_BASE, "method": "grouped", "weight": "sample_w"},
         "gauc_grouped_column": {**_BASE, "method": "grouped", "group_weight": "gw_col"},
-        "gauc_rank_uniform": {**_BASE, "method": "rank", "group_weight": "uniform"},
-        "gauc_rank_clicks_string_label": {
+        "gauc_rows_uniform": {**_BASE, "method": "rows", "group_weight": "uniform"},
+        "gauc_rows_clicks_string_label": {
             "label": "outcome",
             "score": "Score",
             "pos_label": "click",
             "group": "user_id",
-            "method": "rank",
+            "method": "rows",
             "group_weight": "clicks",
         },
     },

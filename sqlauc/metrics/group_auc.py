@@ -14,7 +14,7 @@ from sqlauc import checks
 from sqlauc.compose import Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
-from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, Method
+from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Method
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import GROUP_WEIGHTS, Options, PosLabel
 from sqlauc.pipeline import Evaluated
@@ -82,9 +82,9 @@ _BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id
 SPEC = MetricSpec(
     name="group_auc",
     what="group AUC",
-    formulations={"grouped": FORMULATIONS["grouped"], "rank": FORMULATIONS["rank"]},
+    formulations={"grouped": FORMULATIONS["grouped"], "rows": FORMULATIONS["rows"]},
     # the group's window sums are partitioned by group already: bucketed runs grouped
-    method_aliases={"bucketed": "grouped"},
+    method_aliases={"bucketed": "grouped", **RANK_ALIAS},
     shape=shape,
     parameters=GROUP_PARAMETERS,
     required=("group",),
@@ -94,7 +94,7 @@ SPEC = MetricSpec(
     cli_columns=("model", "group", *GROUP_AUC_COLUMNS),
     examples={
         "group_auc_grouped_clicks": {**_BASE, "method": "grouped", "group_weight": "clicks"},
-        "group_auc_rank_column": {**_BASE, "method": "rank", "group_weight": "gw_col"},
+        "group_auc_rows_column": {**_BASE, "method": "rows", "group_weight": "gw_col"},
     },
 )
 

@@ -54,8 +54,8 @@ class MetricSpec:
         Whether ``method="auto"`` samples the input to choose a formulation.
     distinct_method : str
         The formulation ``method="auto"`` runs when the sample shows mostly distinct keys
-        (a formulation over the sorted rows: ``"rank"`` for the AUC, ``"rows"`` for the ROC
-        curve); the sample is also taken with weights when that formulation takes them.
+        (a formulation over the sorted rows, ``"rows"``); the sample is also taken with
+        weights when that formulation takes them.
     frame : bool
         Whether the result is fetched as a DataFrame (many rows).
     shape : callable
@@ -89,7 +89,7 @@ class MetricSpec:
     params: Callable[[Options], dict[str, Param]] = _no_params
     dialect_default: bool = False
     sampled: bool = True
-    distinct_method: str = "rank"
+    distinct_method: str = "rows"
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)

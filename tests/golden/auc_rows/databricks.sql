@@ -1,0 +1,102 @@
+WITH sqlauc_input AS (
+  SELECT
+    CAST(`clicked` = 1 AS INT) AS label,
+    `clicked` AS label_value,
+    `Score` AS score
+  FROM `analytics`.`events`
+), counted AS (
+  SELECT
+    score,
+    label_value,
+    label,
+    CAST(1 AS BIGINT) AS n_rows,
+    CAST(CAST(1 AS BIGINT) AS DOUBLE) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight
+  FROM sqlauc_input
+), numbered AS (
+  SELECT
+    *,
+    CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) AS BIGINT) AS rn,
+    CASE
+      WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
+      OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
+      THEN used_score
+    END AS tie_score
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
+    FROM counted
+  ) AS usable
+), blocks AS (
+  SELECT
+    tie_score,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN rn ELSE 0 END) AS pos_rn_sum,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS pos_count,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+    ) AS used_count,
+    MIN(rn) AS first_rn,
+    MAX(rn) AS last_rn,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM numbered
+  GROUP BY
+    tie_score
+), totals AS (
+  SELECT
+    SUM(
+      CASE
+        WHEN tie_score IS NULL
+        THEN 2 * pos_rn_sum
+        ELSE pos_count * (
+          first_rn + last_rn
+        )
+      END
+    ) AS twice_rank_sum,
+    SUM(pos_count) AS pos_total,
+    SUM(used_count - pos_count) AS neg_total,
+    CAST(SUM(pos_count) AS DOUBLE) AS positives,
+    CAST(SUM(used_count - pos_count) AS DOUBLE) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM blocks
+)
+SELECT
+  CASE
+    WHEN pos_total > 0 AND neg_total > 0
+    THEN CAST(2 * pos_total * neg_total + pos_total * (
+      pos_total + 1
+    ) - twice_rank_sum AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
+  END AS auc,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max
+FROM totals
