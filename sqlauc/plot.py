@@ -439,9 +439,9 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import pandas as pd, sqlauc
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 0, 1], "a": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
-    ...                    "b": [0.2, 0.1, 0.3, 0.4, 0.5, 0.6]})
-    >>> df["day"] = [1, 1, 1, 2, 2, 2]
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 0, 1] * 2, "day": [1] * 6 + [2] * 6,
+    ...                    "a": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.3, 0.2, 0.6, 0.5, 0.1, 0.4],
+    ...                    "b": [0.2, 0.1, 0.3, 0.4, 0.5, 0.6, 0.1, 0.9, 0.2, 0.7, 0.3, 0.8]})
     >>> ax = sqlauc.plot_evaluation(sqlauc.evaluate(None, df, scores=["a", "b"], by="day"))
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['a', 'b']
@@ -478,17 +478,18 @@ def _draw_ordered(
     if dates:
         import matplotlib.dates as mdates
 
-        position = pd.Series(mdates.date2num(pd.to_datetime(values)), index=frame.index)
+        numbers = mdates.date2num(pd.to_datetime(values))  # type: ignore[no-untyped-call]
+        position = np.asarray(numbers, dtype="float64")
     else:
-        position = values.astype("float64")
-    distinct = np.unique(position.to_numpy())
+        position = values.to_numpy(dtype="float64")
+    distinct = np.unique(position)
     bands = len(distinct) > MAX_BARS
     spacing = float(np.min(np.diff(distinct))) if len(distinct) > 1 else 1.0
     offsets = np.zeros(len(models)) if bands else _dodge(len(models), spacing)
     for offset, model in zip(offsets, models, strict=True):
-        mine = frame["model"] == model
-        order = np.argsort(position[mine].to_numpy(), kind="stable")
-        x = position[mine].to_numpy()[order] + offset
+        mine = (frame["model"] == model).to_numpy()
+        order = np.argsort(position[mine], kind="stable")
+        x = position[mine][order] + offset
         y = frame.loc[mine, "auc"].to_numpy(dtype="float64")[order]
         low = frame.loc[mine, _INTERVAL[0]].to_numpy(dtype="float64")[order] if interval else y
         high = frame.loc[mine, _INTERVAL[1]].to_numpy(dtype="float64")[order] if interval else y
@@ -503,9 +504,10 @@ def _draw_ordered(
     pad = spacing * 0.6 if len(distinct) > 1 else 0.5
     ax.set_xlim(distinct[0] - pad, distinct[-1] + pad)
     if dates:
-        locator = mdates.AutoDateLocator()
+        locator = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
         ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        formatter = mdates.ConciseDateFormatter(locator)  # type: ignore[no-untyped-call]
+        ax.xaxis.set_major_formatter(formatter)
 
 
 def _draw_categories(
