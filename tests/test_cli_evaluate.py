@@ -391,7 +391,8 @@ def test_evaluate_plot_every_slice_kind(workdir, tmp_path, by, suffix):
     else:
         text = target.read_text()
         assert "<svg" in text[:400]
-        assert "90% DeLong intervals" in text or "90%" in text
+        # the title (an SVG comment beside its glyphs), naming the slices and the level
+        assert f"AUC per {' / '.join(by) or 'model'}, 90% DeLong intervals" in text
 
 
 def test_evaluate_plot_without_matplotlib_names_the_extra(workdir, tmp_path):

@@ -169,7 +169,8 @@ def interval_options(parser: argparse.ArgumentParser) -> None:
         "--max-fpr",
         type=float,
         metavar="FPR",
-        help="add pauc, the standardised partial AUC over FPR in [0, FPR] (McClish)",
+        help="the standardised partial AUC over FPR in [0, FPR] (McClish): evaluate's pauc "
+        "column",
     )
 
 
