@@ -169,8 +169,7 @@ def interval_options(parser: argparse.ArgumentParser) -> None:
         "--max-fpr",
         type=float,
         metavar="FPR",
-        help="the standardised partial AUC over FPR in [0, FPR] (McClish): evaluate's pauc "
-        "column",
+        help="the standardised partial AUC over FPR in [0, FPR] (McClish): evaluate's pauc column",
     )
 
 
