@@ -6,7 +6,9 @@ value for value, the errors have their exit status, ``--plot`` draws the evaluat
 from __future__ import annotations
 
 import datetime
+import os
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ import sqlauc
 from sqlauc import cli, dialects
 
 SCORES = ("a", "b", "c")
+PG_URL = os.environ.get("SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 DAYS = [datetime.date(2024, 3, 1) + datetime.timedelta(days=i) for i in range(6)]
 
 
@@ -193,6 +196,56 @@ def test_evaluate_through_db_urls_equals_the_file(workdir):
             assert got["model"] == want["model"] and got["n_rows"] == want["n_rows"]
             for column in ("auc", "auc_se", "auc_low", "auc_high", "positives", "negatives"):
                 assert got[column] == pytest.approx(want[column], abs=1e-12), (url, column)
+
+
+@pytest.fixture(scope="module")
+def postgres_events(workdir):
+    """The evaluation data in a uniquely named PostgreSQL table (dropped after); a DATE day
+    and a TEXT country with NULLs."""
+    try:
+        import psycopg
+
+        con = psycopg.connect(PG_URL, connect_timeout=5, autocommit=True)
+    except Exception as err:
+        reason = f"PostgreSQL not reachable at {PG_URL}: {err}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    frame = pd.read_parquet(workdir / "eval.parquet")
+    name = f"sqlauc_cli_eval_{uuid.uuid4().hex[:12]}"
+    con.execute(
+        f'CREATE TABLE "{name}" (label INTEGER, a DOUBLE PRECISION, b DOUBLE PRECISION, '
+        "c DOUBLE PRECISION, day DATE, country TEXT, hour INTEGER, w INTEGER)"
+    )
+    columns = ["label", "a", "b", "c", "day", "country", "hour", "w"]
+    with con.cursor() as cur:
+        cur.executemany(
+            f'INSERT INTO "{name}" VALUES (%s, %s, %s, %s, %s, %s, %s, %s)',
+            [
+                tuple(None if cli_value(v) is None else v for v in row)
+                for row in frame[columns].astype(object).itertuples(index=False)
+            ],
+        )
+    try:
+        yield name
+    finally:
+        con.execute(f'DROP TABLE IF EXISTS "{name}"')
+        con.close()
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_postgresql_equals_the_file(workdir, postgres_events, command):
+    """``--db postgresql+psycopg://``: date and text slices (NULL included) and every value
+    as DuckDB on the Parquet file gives them."""
+    url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    function = sqlauc.evaluate if command == "evaluate" else sqlauc.compare
+    for by in (["day"], ["country"]):
+        rows = as_json(ok(run(command, "--db", url, "--table", postgres_events, *score_args(),
+                              *by_args(by), "--weight", "w", "--format", "json",
+                              cwd=workdir)))  # fmt: skip
+        frame = function(None, workdir / "eval.parquet", scores=SCORES, by=by, weight="w")
+        assert_same(rows, frame_as_json(frame), exact=False)
+        assert len(rows) == len(frame) > len(SCORES)
 
 
 def test_evaluate_single_class_day_warns_once_and_is_null(workdir):
