@@ -333,6 +333,8 @@ def plot_pr(
 _INTERVAL = ("auc_low", "auc_high")
 #: Ordered slices drawn with error bars at most; more are drawn with shaded bands.
 MAX_BARS = 15
+#: Category names on the x axis at most (beyond, every k-th one is named).
+MAX_TICKS = 60
 
 
 def _slice_columns(frame: pd.DataFrame) -> list[str]:
@@ -413,7 +415,8 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
       shaded band beyond :data:`MAX_BARS` slices;
     * **categorical** (anything else; several slice columns are joined as ``a / b``, a NULL
       slice is ``NULL``): one point per slice and model with the interval as error bars, the
-      models dodged sideways so that their bars do not overlap;
+      models dodged sideways so that their bars do not overlap (beyond :data:`MAX_TICKS`
+      slices, every k-th one is named on the axis);
     * **no slice**: one point per model with its error bar.
 
     A slice whose AUC is NaN (a single class) is a gap; a NaN interval (a single positive or
@@ -532,8 +535,11 @@ def _draw_categories(
             yerr = np.vstack([y - low, high - y])
         ax.errorbar(x + offset, y, yerr=yerr, fmt="o", ms=4.5, capsize=3, elinewidth=1.2,
                     label=model)  # fmt: skip
-    ax.set_xticks(range(len(categories)))
-    longest = max((len(c) for c in categories), default=0)
-    rotate = len(categories) * max(longest, 3) > 60
-    ax.set_xticklabels(categories, rotation=45 if rotate else 0, ha="right" if rotate else "center")
+    step = -(-len(categories) // MAX_TICKS)  # every step-th category is named
+    ticks = list(range(0, len(categories), step))
+    shown = [categories[i] for i in ticks]
+    longest = max((len(c) for c in shown), default=0)
+    rotate = len(shown) * max(longest, 3) > 60
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(shown, rotation=45 if rotate else 0, ha="right" if rotate else "center")
     ax.set_xlim(-0.6, len(categories) - 0.4)

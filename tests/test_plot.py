@@ -203,8 +203,8 @@ def errorbars(ax):
     """The error-bar containers of ``ax`` by label: (marker x, marker y, bar segments)."""
     out = {}
     for container in ax.containers:
-        line, _, (bars,) = container.lines[0], container.lines[1], container.lines[2]
-        segments = [np.asarray(s) for s in bars.get_segments()]
+        line, bars = container.lines[0], container.lines[2]
+        segments = [np.asarray(s) for b in bars for s in b.get_segments()]
         out[container.get_label()] = (line.get_xdata(), line.get_ydata(), segments)
     return out
 
@@ -319,3 +319,14 @@ def test_plot_evaluation_png(tmp_path):
     with Image.open(path) as image:
         width, height = image.size
         assert width > height and image.convert("RGB").getcolors(maxcolors=1_000_000)
+
+
+def test_plot_evaluation_names_at_most_max_ticks_categories():
+    n = 2 * plot.MAX_TICKS + 5
+    frame = pd.DataFrame({"user": [f"u{i:03d}" for i in range(n)], "model": "a",
+                          "auc": np.linspace(0.5, 0.9, n)})  # fmt: skip
+    ax = sqlauc.plot_evaluation(frame)
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == [f"u{i:03d}" for i in range(0, n, 3)]
+    assert len(labels) <= plot.MAX_TICKS
+    assert errorbars(ax)["a"][0].tolist() == list(range(n))  # every slice is drawn
