@@ -3,7 +3,9 @@
 The columns of each output come from the metric registry (``MetricSpec.cli_columns``), plus
 the precision-recall curve's, which is derived from the ROC counts and is not a registered
 metric. Every value comes from :func:`sqlauc.compute` (or
-:func:`sqlauc.precision_recall_curve`): the metric and its diagnostics from one query.
+:func:`sqlauc.precision_recall_curve`): the metric and its diagnostics from one query. The
+frames of :func:`sqlauc.evaluate` and :func:`sqlauc.compare` are written as they are, their
+columns in order (:func:`table_records`).
 """
 
 from __future__ import annotations
