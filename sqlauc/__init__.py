@@ -24,7 +24,7 @@ from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.roc_curve import roc_curve
-from sqlauc.plot import plot_pr, plot_roc
+from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
 from sqlauc.results import AUCResult, CurveResult, Diagnostics, GAUCResult, GroupAUCResult
 from sqlauc.sources import Query
 from sqlauc.sqltext import sql
@@ -55,6 +55,7 @@ __all__ = [
     "evaluate",
     "gauc",
     "group_auc",
+    "plot_evaluation",
     "plot_pr",
     "plot_roc",
     "precision_recall_curve",

@@ -176,3 +176,157 @@ def test_figure_is_a_sane_image(tmp_path):
         assert 300 <= width <= 2000 and 300 <= height <= 2000
         colors = image.convert("RGB").getcolors(maxcolors=1_000_000)
         assert colors is not None and len(colors) > 20  # not blank
+
+
+# ---------------------------------------------------------------------------------------------
+# plot_evaluation
+
+
+def evaluation_data(days: int, seed: int = 11, n: int = 3000) -> pd.DataFrame:
+    """Two tied models with a date, a number, a string slice (with NULLs)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    day = rng.integers(0, days, n)
+    return pd.DataFrame(
+        {
+            "label": y.astype("int64"),
+            "a": np.round(rng.normal(size=n) + 0.8 * y, 1),
+            "b": np.round(rng.normal(size=n) + 1.1 * y, 1),
+            "day": pd.Timestamp("2024-03-01") + pd.to_timedelta(day, "D"),
+            "hour": day * 2,
+            "country": rng.choice(np.array(["DE", "FR", None], dtype=object), n),
+        }
+    )
+
+
+def errorbars(ax):
+    """The error-bar containers of ``ax`` by label: (marker x, marker y, bar segments)."""
+    out = {}
+    for container in ax.containers:
+        line, bars = container.lines[0], container.lines[2]
+        segments = [np.asarray(s) for b in bars for s in b.get_segments()]
+        out[container.get_label()] = (line.get_xdata(), line.get_ydata(), segments)
+    return out
+
+
+def test_plot_evaluation_ordered_numbers_dodged_error_bars():
+    data = evaluation_data(5)
+    frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="hour")
+    ax = sqlauc.plot_evaluation(frame)
+    assert legend_texts(ax) == ["a", "b"]
+    assert ax.get_xlabel() == "hour" and ax.get_title() == "AUC per hour"
+    assert ax.get_ylabel() == "AUC (DeLong interval)"
+    bars = errorbars(ax)
+    assert list(bars) == ["a", "b"]
+    step = plot._dodge(2, 2.0)  # hours 0, 2, 4, ...: the closest slices are 2 apart
+    assert step.tolist() == pytest.approx([-0.12, 0.12])
+    for offset, model in zip(step, ["a", "b"], strict=True):
+        x, y, segments = bars[model]
+        mine = frame[frame["model"] == model]
+        np.testing.assert_allclose(x, mine["hour"].to_numpy() + offset)
+        np.testing.assert_array_equal(y, mine["auc"].to_numpy())
+        # one vertical bar per slice from auc_low to auc_high, at the dodged x
+        assert len(segments) == len(mine)
+        for segment, row in zip(segments, mine.itertuples(), strict=True):
+            assert segment[0][0] == segment[1][0] == pytest.approx(row.hour + offset)
+            assert sorted([segment[0][1], segment[1][1]]) == pytest.approx(
+                [row.auc_low, row.auc_high], abs=1e-15
+            )
+    # the models' lines are drawn through the points (fmt "-o")
+    assert [c.lines[0].get_linestyle() for c in ax.containers] == ["-", "-"]
+
+
+def test_plot_evaluation_many_dates_draws_bands_and_a_date_axis():
+    import matplotlib.dates as mdates
+
+    data = evaluation_data(30)
+    frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="day")
+    assert frame["day"].nunique() == 30 > plot.MAX_BARS
+    ax = sqlauc.plot_evaluation(frame)
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["a", "b"]
+    bands = [c for c in ax.collections if c.get_paths()]
+    assert len(bands) == 2
+    mine = frame[frame["model"] == "b"]
+    np.testing.assert_array_equal(lines[1].get_ydata(), mine["auc"].to_numpy())
+    np.testing.assert_allclose(lines[1].get_xdata(), mdates.date2num(mine["day"]))
+    # each band spans the model's interval
+    vertices = bands[1].get_paths()[0].vertices
+    assert vertices[:, 1].min() == pytest.approx(mine["auc_low"].min())
+    assert vertices[:, 1].max() == pytest.approx(mine["auc_high"].max())
+    assert isinstance(ax.xaxis.get_major_formatter(), mdates.ConciseDateFormatter)
+    assert not ax.containers  # no error bars
+
+
+def test_plot_evaluation_categories_and_null_slice():
+    data = evaluation_data(3)
+    frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="country")
+    ax = sqlauc.plot_evaluation(frame)
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks == ["DE", "FR", "NULL"]
+    bars = errorbars(ax)
+    assert list(bars) == ["a", "b"]
+    xa, xb = bars["a"][0], bars["b"][0]
+    np.testing.assert_allclose(xa, [-0.06, 0.94, 1.94])
+    np.testing.assert_allclose(xb, [0.06, 1.06, 2.06])
+    assert [c.lines[0].get_linestyle() for c in ax.containers] == ["None", "None"]  # points
+    # a date slice with a NULL is a category too; several columns are joined
+    two = sqlauc.evaluate(None, data, scores=["a", "b"], by=["country", "hour"])
+    ax2 = sqlauc.plot_evaluation(two)
+    assert ax2.get_xlabel() == "country / hour"
+    assert [t.get_text() for t in ax2.get_xticklabels()][:2] == ["DE / 0", "DE / 2"]
+
+
+def test_plot_evaluation_without_slices_one_point_per_model():
+    data = evaluation_data(3)
+    frame = sqlauc.evaluate(None, data, scores=["a", "b"])
+    ax = sqlauc.plot_evaluation(frame)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+    assert ax.get_legend() is None and ax.get_xlabel() == "model"
+    bars = errorbars(ax)
+    assert [bars[m][0].tolist() for m in ("a", "b")] == [[0.0], [1.0]]
+    assert [bars[m][1].tolist() for m in ("a", "b")] == [[v] for v in frame["auc"]]
+
+
+def test_plot_evaluation_without_interval_and_with_a_single_class_slice():
+    data = evaluation_data(4)
+    data.loc[data["hour"] == 2, "label"] = 1
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="hour", ci=None)
+    ax = sqlauc.plot_evaluation(frame)
+    assert ax.get_ylabel() == "AUC"
+    for container in ax.containers:
+        assert container.has_yerr is False
+    y = ax.get_lines()[0].get_ydata()
+    assert np.isnan(y[1]) and not np.isnan(y).all()  # a gap, not a dropped slice
+
+
+def test_plot_evaluation_rejects_other_frames():
+    frame = pd.DataFrame({"model": ["a"], "auc": [0.5], "auc_low": [0.4]})
+    with pytest.raises(sqlauc.InvalidParameterError, match=r"without 'auc_high'"):
+        sqlauc.plot_evaluation(frame)
+    with pytest.raises(sqlauc.InvalidParameterError, match=r"without 'model'"):
+        sqlauc.plot_evaluation(pd.DataFrame({"auc": [0.5]}))
+    with pytest.raises(sqlauc.InvalidParameterError, match=r"'frame' parameter of plot_evaluation"):
+        sqlauc.plot_evaluation({"model": "a"})
+
+
+def test_plot_evaluation_png(tmp_path):
+    frame = sqlauc.evaluate(None, evaluation_data(7), scores=["a", "b"], by="day")
+    ax = sqlauc.plot_evaluation(frame)
+    path = tmp_path / "evaluation.png"
+    ax.figure.savefig(path, dpi=100)
+    with Image.open(path) as image:
+        width, height = image.size
+        assert width > height and image.convert("RGB").getcolors(maxcolors=1_000_000)
+
+
+def test_plot_evaluation_names_at_most_max_ticks_categories():
+    n = 2 * plot.MAX_TICKS + 5
+    frame = pd.DataFrame({"user": [f"u{i:03d}" for i in range(n)], "model": "a",
+                          "auc": np.linspace(0.5, 0.9, n)})  # fmt: skip
+    ax = sqlauc.plot_evaluation(frame)
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == [f"u{i:03d}" for i in range(0, n, 3)]
+    assert len(labels) <= plot.MAX_TICKS
+    assert errorbars(ax)["a"][0].tolist() == list(range(n))  # every slice is drawn

@@ -156,6 +156,13 @@ def test_rank_with_weights_is_refused_before_any_query():
         (lambda: sqlauc.plot_roc(3), "data", "plot_roc"),
         (lambda: sqlauc.plot_roc(pd.DataFrame({"x": [1]})), "data", "plot_roc"),
         (lambda: sqlauc.plot_pr([3]), "data", "plot_pr"),
+        (lambda: sqlauc.plot_evaluation(3), "frame", "plot_evaluation"),
+        (
+            lambda: sqlauc.plot_evaluation(pd.DataFrame({"model": ["a"]})),
+            "frame",
+            "plot_evaluation",
+        ),
+        (lambda: sqlauc.plot_evaluation(FRAME), "frame", "plot_evaluation"),
     ],
 )
 def test_other_public_functions(call, parameter, function):
@@ -252,6 +259,7 @@ def test_every_public_function_is_covered():
         "source",
         "plot_roc",
         "plot_pr",
+        "plot_evaluation",
     }
     public = {
         name

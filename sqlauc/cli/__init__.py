@@ -8,9 +8,9 @@ One module per job, each on sqlauc's public API only:
 ``connect``        SOURCE files on an embedded DuckDB, ``--db`` URLs (DuckDB, SQLAlchemy)
 ``records``        the metrics as records per model, columns from the metric registry
 ``output``         the table, JSON and CSV formats
-``plots``          ROC/PR plot files (``sqlauc[plot]``)
+``plots``          ROC/PR and evaluation plot files (``sqlauc[plot]``)
 ``errors``         exit statuses, one-line errors and warnings on stderr
-``commands``       ``auc``, ``gauc``, ``roc``, ``pr``
+``commands``       ``auc``, ``gauc``, ``roc``, ``pr``, ``evaluate``, ``compare``
 ``sql``            ``sql METRIC``: a metric's query, nothing run
 ``demo``           ``demo``: its dataset and its command
 =================  ===========================================================================

@@ -7,7 +7,11 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc pr   SOURCE ... [--all-points] [--plot pr.png]
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
+    sqlauc evaluate SOURCE --score a --score b [--by day] [--ci 0.95 | --no-ci]
+                [--max-fpr 0.1] [--plot auc.png]
+    sqlauc compare  SOURCE --score base --score cand [--by day] [--level 0.95]
     sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
+                (METRIC evaluate or compare: --score a --score b [--by day] ..., one query)
     sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
     sqlauc demo [--rows N] [--seed S] [--out DIR]
 
@@ -15,7 +19,8 @@ SOURCE is a Parquet/CSV file or glob, evaluated on an embedded DuckDB; or ``--db
 NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB) with a
 SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
 ``sqlite:///file.db``, ``snowflake://...``, ``bigquery://...``; ``duckdb:///file.db`` opens the
-DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model.
+DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model,
+per slice for ``evaluate`` and ``compare``.
 
 Output goes to stdout (``--format table|json|csv``); warnings and errors go to stderr, one
 line each (``sqlauc: warning: ...``, ``sqlauc: error: ...``). Exit status: 0 success, 1 a data
@@ -32,7 +37,7 @@ from collections.abc import Sequence
 
 import sqlauc
 from sqlauc.cli.arguments import Parser, source_parent
-from sqlauc.cli.commands import add_auc, add_curves, add_gauc
+from sqlauc.cli.commands import add_auc, add_compare, add_curves, add_evaluate, add_gauc
 from sqlauc.cli.demo import add_demo
 from sqlauc.cli.errors import EXIT_DATA, EXIT_OK, exit_status
 from sqlauc.cli.sql import add_sql
@@ -56,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_auc(commands, parent)
     add_curves(commands, parent)
     add_gauc(commands, parent)
+    add_evaluate(commands, parent)
+    add_compare(commands, parent)
     add_sql(commands)
     add_demo(commands)
     return parser

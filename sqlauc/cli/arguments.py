@@ -13,7 +13,7 @@ from typing import NoReturn
 
 import sqlauc
 from sqlauc import dialects, metrics
-from sqlauc.cli.errors import EXIT_USAGE
+from sqlauc.cli.errors import EXIT_USAGE, UsageError
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -57,6 +57,22 @@ def plot_path(text: str) -> Path:
     return path
 
 
+def scores(args: argparse.Namespace) -> list[str]:
+    """The ``--score`` columns, each once, in order (``score`` when none is given)."""
+    return list(dict.fromkeys(args.score or ["score"]))
+
+
+def compared_scores(args: argparse.Namespace, command: str) -> list[str]:
+    """The ``--score`` columns of a comparison: the baseline, then at least one model."""
+    given = scores(args)
+    if len(given) < 2:
+        raise UsageError(
+            f"{command} needs two --score columns or more: the baseline first, then the "
+            "models compared with it"
+        )
+    return given
+
+
 def positive_int(text: str) -> int:
     """An integer above 0."""
     try:
@@ -81,41 +97,90 @@ def method_option(parser: argparse.ArgumentParser, *names: str) -> None:
     )
 
 
-def column_options(parser: argparse.ArgumentParser, *, several_scores: bool) -> None:
+def column_options(parser: argparse.ArgumentParser, *, offline: bool) -> None:
     """The options naming columns and filtering rows, shared by every metric command.
 
-    ``--pos-label`` is kept as text for the metric commands: sqlauc reads it by the label
-    column's type (``true`` for a boolean column, ``01`` = 1 for a numeric one, the exact text
-    for a string one). ``sqlauc sql`` (``several_scores=False``) has no column type to go by and
-    reads a number or true/false as such (:func:`pos_label`).
+    ``--score`` may be repeated (one model each). ``--pos-label`` is kept as text for the
+    metric commands: sqlauc reads it by the label column's type (``true`` for a boolean
+    column, ``01`` = 1 for a numeric one, the exact text for a string one). ``sqlauc sql``
+    (``offline``) has no column type to go by and reads a number or true/false as such
+    (:func:`pos_label`).
     """
     parser.add_argument("--label", default="label", help="label column (default: label)")
-    if several_scores:
-        parser.add_argument(
-            "--score",
-            action="append",
-            metavar="COLUMN",
-            help="score column; repeat it for several models (default: score)",
-        )
-    else:
-        parser.add_argument("--score", default="score", help="score column (default: score)")
+    parser.add_argument(
+        "--score",
+        action="append",
+        metavar="COLUMN",
+        help=(
+            "score column (default: score); repeat it for evaluate and compare"
+            if offline
+            else "score column; repeat it for several models (default: score)"
+        ),
+    )
     parser.add_argument("--weight", metavar="COLUMN", help="sample-weight column")
     parser.add_argument(
         "--pos-label",
-        type=str if several_scores else pos_label,
+        type=pos_label if offline else str,
         default=1,
         metavar="VALUE",
         help=(
-            "the positive label (default: 1), read by the label column's type: true/false, "
-            "a number, or a string"
-            if several_scores
-            else "the positive label (default: 1; a number, true/false, or else a string)"
+            "the positive label (default: 1; a number, true/false, or else a string)"
+            if offline
+            else "the positive label (default: 1), read by the label column's type: "
+            "true/false, a number, or a string"
         ),
     )
     parser.add_argument(
         "--where",
         metavar="CONDITION",
         help="a row filter in the engine's SQL dialect (parsed and whitelisted)",
+    )
+
+
+def slice_options(parser: argparse.ArgumentParser) -> None:
+    """``--by``: the slice columns of evaluate and compare (repeatable)."""
+    parser.add_argument(
+        "--by",
+        action="append",
+        metavar="COLUMN",
+        help="a slice column: one output row per slice and model; repeat it to slice by "
+        "several columns",
+    )
+
+
+def interval_options(parser: argparse.ArgumentParser) -> None:
+    """``--ci LEVEL`` / ``--no-ci`` and ``--max-fpr`` of evaluate."""
+    interval = parser.add_mutually_exclusive_group()
+    interval.add_argument(
+        "--ci",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="the level of the DeLong interval, in (0, 1) (default: 0.95)",
+    )
+    interval.add_argument(
+        "--no-ci",
+        dest="ci",
+        action="store_const",
+        const=None,
+        help="no interval (auc_se, auc_low, auc_high left out; needed with non-integer weights)",
+    )
+    parser.add_argument(
+        "--max-fpr",
+        type=float,
+        metavar="FPR",
+        help="the standardised partial AUC over FPR in [0, FPR] (McClish): evaluate's pauc column",
+    )
+
+
+def level_option(parser: argparse.ArgumentParser) -> None:
+    """``--level`` of compare: the level of the interval of the difference."""
+    parser.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="the level of the interval of the difference, in (0, 1) (default: 0.95)",
     )
 
 
@@ -137,7 +202,7 @@ def source_parent() -> argparse.ArgumentParser:
             "--db URL, or alone on an embedded DuckDB"
         ),
     )
-    column_options(parent, several_scores=True)
+    column_options(parent, offline=False)
     parent.add_argument(
         "--format",
         choices=("table", "json", "csv"),

@@ -1,4 +1,5 @@
-"""The metric commands: ``auc``, ``gauc``, ``roc`` and ``pr``, one output row per model.
+"""The metric commands: ``auc``, ``gauc``, ``roc`` and ``pr`` (one output row per model), and
+``evaluate`` and ``compare`` (one row per slice and model, from one query).
 
 Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
 (``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
@@ -13,11 +14,19 @@ import sys
 from typing import Any
 
 import sqlauc
-from sqlauc.cli.arguments import method_option, plot_path
+from sqlauc.cli.arguments import (
+    compared_scores,
+    interval_options,
+    level_option,
+    method_option,
+    plot_path,
+    scores,
+    slice_options,
+)
 from sqlauc.cli.connect import open_target
 from sqlauc.cli.errors import relay_warnings
 from sqlauc.cli.output import emit
-from sqlauc.cli.plots import require_plotting, save_plot
+from sqlauc.cli.plots import require_plotting, save_evaluation_plot, save_plot
 from sqlauc.cli.records import (
     COLUMNS,
     Record,
@@ -25,8 +34,8 @@ from sqlauc.cli.records import (
     compute,
     curve_records,
     frame_records,
-    scores,
     summary_record,
+    table_records,
 )
 
 
@@ -41,6 +50,12 @@ EPILOGS = {
     "at (0, 0) (null in JSON).",
     "pr": _columns_epilog("pr") + ". Thresholds ascend; the last point is (recall 0, "
     "precision 1) with threshold=inf (null in JSON), as scikit-learn's.",
+    "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
+    "(DeLong; not with --no-ci), pauc (with --max-fpr), positives, negatives, n_rows: "
+    "sqlauc.evaluate's frame, one row per slice and model, from one query.",
+    "compare": "output columns: the --by columns, baseline, model, auc_baseline, auc, diff, "
+    "diff_low, diff_high, z, p_value: sqlauc.compare's frame (the paired DeLong test of each "
+    "model against the first --score), one row per slice and model, from one query.",
 }
 
 
@@ -88,6 +103,73 @@ def add_gauc(commands: Any, parent: argparse.ArgumentParser) -> None:
     gauc.add_argument("--per-group", action="store_true", help="one row per group instead")
     method_option(gauc, "gauc", "group_auc")
     gauc.set_defaults(run=run_gauc)
+
+
+def add_evaluate(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc evaluate``: AUC and DeLong interval per slice and model, in one query."""
+    evaluate = commands.add_parser(
+        "evaluate",
+        parents=[parent],
+        help="AUC with its DeLong interval per slice and model, in one query",
+        epilog=EPILOGS["evaluate"],
+    )
+    slice_options(evaluate)
+    interval_options(evaluate)
+    evaluate.add_argument(
+        "--plot",
+        type=plot_path,
+        metavar="FILE",
+        help="draw the AUC per slice and model with its interval into FILE (.png, .svg or "
+        ".pdf; needs sqlauc[plot])",
+    )
+    evaluate.set_defaults(run=run_evaluate)
+
+
+def add_compare(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc compare``: the paired DeLong test of each model against the first."""
+    compare = commands.add_parser(
+        "compare",
+        parents=[parent],
+        help="paired DeLong test of each --score against the first, per slice, in one query",
+        epilog=EPILOGS["compare"],
+    )
+    slice_options(compare)
+    level_option(compare)
+    compare.set_defaults(run=run_compare)
+
+
+def _table_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options evaluate and compare share (every model at once)."""
+    return {
+        "label": args.label,
+        "by": args.by,
+        "weight": args.weight,
+        "pos_label": args.pos_label,
+        "where": args.where,
+    }
+
+
+def run_evaluate(args: argparse.Namespace) -> None:
+    """``sqlauc.evaluate``'s frame, one record per row; with ``--plot``, drawn first."""
+    if args.plot is not None:
+        require_plotting()
+    with open_target(args) as target, relay_warnings():
+        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), ci=args.ci,
+                                max_fpr=args.max_fpr, **_table_options(args))  # fmt: skip
+    if args.plot is not None:  # first: a plot that cannot be written prints nothing
+        save_evaluation_plot(frame, args.plot, ci=args.ci)
+    emit(*table_records(frame), args.format)
+    if args.plot is not None:
+        print(f"sqlauc: wrote {args.plot}", file=sys.stderr)
+
+
+def run_compare(args: argparse.Namespace) -> None:
+    """``sqlauc.compare``'s frame, one record per row."""
+    compared = compared_scores(args, "compare")
+    with open_target(args) as target, relay_warnings():
+        frame = sqlauc.compare(target.con, target.table, scores=compared, level=args.level,
+                               **_table_options(args))  # fmt: skip
+    emit(*table_records(frame), args.format)
 
 
 def run_auc(args: argparse.Namespace) -> None:

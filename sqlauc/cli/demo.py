@@ -28,7 +28,8 @@ LABEL, SCORES, GROUP = "clicked", ("p_model_a", "p_model_b"), "user_id"
 
 
 def make_dataset(con: duckdb.DuckDBPyConnection, rows: int, seed: int) -> None:
-    """Create table ``impressions(user_id, item_id, clicked, p_model_a, p_model_b, dwell)``.
+    """Create table ``impressions(user_id, item_id, clicked, p_model_a, p_model_b, dwell,
+    day)``: ``day`` is one of 14 dates from 2024-03-01 (a slice for ``sqlauc evaluate``).
 
     Every pseudo-random draw is a hash of (row, draw, seed), so the same ``rows`` and ``seed``
     give the same table however many threads DuckDB uses (``random()`` would not).
@@ -45,7 +46,8 @@ def make_dataset(con: duckdb.DuckDBPyConnection, rows: int, seed: int) -> None:
                 hash(i, 4, $seed) / 18446744073709551616.0 AS noise,
                 hash(i, 5, $seed) / 18446744073709551616.0 AS u_click,
                 hash(i, 6, $seed) / 18446744073709551616.0 AS u_dwell,
-                hash(i, 7, $seed) / 18446744073709551616.0 AS noise_b
+                hash(i, 7, $seed) / 18446744073709551616.0 AS noise_b,
+                hash(i, 8, $seed) / 18446744073709551616.0 AS u_day
             FROM range($rows) AS t(i)
         ),
         base AS (
@@ -72,7 +74,8 @@ def make_dataset(con: duckdb.DuckDBPyConnection, rows: int, seed: int) -> None:
                 AS p_model_a,
             -- model B ignores the user and is noisier: rounded to 2 decimals
             round(0.01 + 0.4 * pow(0.6 * relevance + 0.4 * noise_b, 2), 2) AS p_model_b,
-            round(u_dwell * 60, 1) AS dwell
+            round(u_dwell * 60, 1) AS dwell,
+            DATE '2024-03-01' + CAST(floor(u_day * 14) AS INTEGER) AS day
         FROM users
         ORDER BY i
         """,

@@ -1,7 +1,8 @@
 """The output formats: an aligned table for people, JSON and CSV for scripts.
 
 Every format writes the given columns in order. Non-finite numbers: ``nan``/``inf`` in the
-table, ``null`` in JSON, empty (NaN) or ``inf`` in CSV.
+table, ``null`` in JSON, empty (NaN) or ``inf`` in CSV; None (a NULL slice or group):
+``NULL`` in the table, ``null`` in JSON, empty in CSV.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import Any
 Record = dict[str, Any]
 
 #: Columns shown with 6 decimals in the table format.
-RATE_COLUMNS = frozenset({"auc", "gauc", "fpr", "tpr", "precision", "recall"})
+RATE_COLUMNS = frozenset({"auc", "gauc", "fpr", "tpr", "precision", "recall", "auc_low",
+                          "auc_high", "pauc", "auc_baseline", "diff", "diff_low",
+                          "diff_high"})  # fmt: skip
 #: Rows a table shows on a terminal before eliding the middle (all of them when piped).
 TERMINAL_HEAD, TERMINAL_TAIL = 20, 5
 
@@ -66,7 +69,7 @@ def format_csv(records: Sequence[Record], columns: Sequence[str]) -> str:
 
 def _table_cell(column: str, value: Any) -> str:
     if value is None:
-        return ""
+        return "NULL"
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     if isinstance(value, int):

@@ -1,5 +1,6 @@
 """Plot files: ROC and precision-recall curves drawn by :func:`sqlauc.plot_roc` /
-:func:`sqlauc.plot_pr` into a PNG, SVG or PDF file (the optional extra ``sqlauc[plot]``)."""
+:func:`sqlauc.plot_pr`, and evaluations by :func:`sqlauc.plot_evaluation`, into a PNG, SVG or
+PDF file (the optional extra ``sqlauc[plot]``)."""
 
 from __future__ import annotations
 
@@ -38,4 +39,17 @@ def save_plot(kind: str, curves: Mapping[str, Any], path: Path, title: str | Non
         sqlauc.plot_pr(dict(curves), ax=ax)
     if title:
         ax.set_title(title)
+    figure.savefig(path, dpi=150)
+
+
+def save_evaluation_plot(frame: Any, path: Path, *, ci: float | None) -> None:
+    """Draw an evaluation (the frame of :func:`sqlauc.evaluate`) into ``path``, its title
+    saying the interval's level; a figure of its own, as :func:`save_plot`."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(8, 4.5), layout="constrained")
+    ax = figure.add_subplot()
+    sqlauc.plot_evaluation(frame, ax=ax)
+    if ci is not None:
+        ax.set_title(f"{ax.get_title()}, {100 * ci:.4g}% DeLong intervals")
     figure.savefig(path, dpi=150)

@@ -3,7 +3,9 @@
 The columns of each output come from the metric registry (``MetricSpec.cli_columns``), plus
 the precision-recall curve's, which is derived from the ROC counts and is not a registered
 metric. Every value comes from :func:`sqlauc.compute` (or
-:func:`sqlauc.precision_recall_curve`): the metric and its diagnostics from one query.
+:func:`sqlauc.precision_recall_curve`): the metric and its diagnostics from one query. The
+frames of :func:`sqlauc.evaluate` and :func:`sqlauc.compare` are written as they are, their
+columns in order (:func:`table_records`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from typing import Any
+
+import pandas as pd
 
 import sqlauc
 from sqlauc import metrics
@@ -25,11 +29,6 @@ COLUMNS: dict[str, list[str]] = {
     "roc": list(metrics.get("roc_curve").cli_columns),
     "pr": ["model", "threshold", "precision", "recall", "tp", "fp"],
 }
-
-
-def scores(args: argparse.Namespace) -> list[str]:
-    """The ``--score`` columns, each once, in order (``score`` when none is given)."""
-    return list(dict.fromkeys(args.score or ["score"]))
 
 
 def column_options(args: argparse.Namespace, score: str) -> dict[str, Any]:
@@ -69,6 +68,33 @@ def frame_records(model: str, frame: Any, columns: Sequence[str]) -> list[Record
         {columns[0]: model, **dict(zip(columns[1:], row, strict=True))}
         for row in frame.itertuples(index=False, name=None)
     ]
+
+
+def _is_null(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # a value pandas cannot test (a list...): not NULL
+        return False
+
+
+def table_records(frame: Any) -> tuple[list[Record], list[str]]:
+    """The rows of a frame of :func:`sqlauc.evaluate` or :func:`sqlauc.compare` as records,
+    and its columns in order.
+
+    The slice columns come first, named as in the table (the columns before ``baseline`` or
+    ``model``); a NULL slice value (NaN, NaT or None in the frame) is None in the record:
+    ``null`` in JSON, empty in CSV, ``NULL`` in the table.
+    """
+    columns = [str(c) for c in frame.columns]
+    first = min(columns.index(c) for c in ("baseline", "model") if c in columns)
+    records = []
+    for row in frame.itertuples(index=False, name=None):
+        record = dict(zip(columns, row, strict=True))
+        for column in columns[:first]:
+            if _is_null(record[column]):
+                record[column] = None
+        records.append(record)
+    return records, columns
 
 
 def curve_records(model: str, frame: Any, columns: Sequence[str]) -> list[Record]:

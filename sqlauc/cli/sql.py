@@ -1,7 +1,9 @@
 """``sqlauc sql METRIC``: print the exact query of a metric for a dialect (nothing is run).
 
 METRIC is a registered metric (:func:`sqlauc.metrics.names`) or ``roc`` (= ``roc_curve``);
-the text is :func:`sqlauc.sql` followed by one newline, on stdout or into ``--output``.
+the text is :func:`sqlauc.sql` followed by one newline, on stdout or into ``--output``. The
+metrics of several models (those taking ``scores``: ``evaluate``, ``compare``) take
+``--score`` repeated and ``--by``; the others one ``--score``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,16 @@ from typing import Any
 
 import sqlauc
 from sqlauc import dialects, metrics
-from sqlauc.cli.arguments import column_options, dialect_name, method_option
+from sqlauc.cli.arguments import (
+    column_options,
+    compared_scores,
+    dialect_name,
+    interval_options,
+    level_option,
+    method_option,
+    scores,
+    slice_options,
+)
 from sqlauc.cli.errors import UsageError
 
 #: ``sqlauc sql METRIC`` -> the metric name of ``sqlauc.sql``.
@@ -54,10 +65,13 @@ def add_sql(commands: Any) -> None:
         help=f"a sqlglot dialect, one of {', '.join(dialects.names())} "
         f"(default: {dialects.DEFAULT})",
     )
-    column_options(sql, several_scores=False)
+    column_options(sql, offline=True)
     sql.add_argument("--group", metavar="COLUMN", help="the group column (gauc, group_auc)")
     sql.add_argument("--group-weight", default="impressions", metavar="WEIGHT")
     method_option(sql)
+    slice_options(sql)
+    interval_options(sql)
+    level_option(sql)
     sql.add_argument("--all-points", action="store_true", help="roc: keep every threshold")
     sql.add_argument("--output", "-o", type=Path, metavar="FILE", help="write to FILE")
     sql.set_defaults(run=run_sql)
@@ -78,14 +92,28 @@ def _table(args: argparse.Namespace) -> Any:
 def run_sql(args: argparse.Namespace) -> None:
     """Write ``sqlauc.sql(...)`` and a newline to stdout or ``--output``."""
     metric = METRICS[args.metric]
-    if "group" in metrics.get(metric).required and not args.group:
+    spec = metrics.get(metric)
+    if "group" in spec.required and not args.group:
         raise UsageError(f"sql {args.metric} needs --group COLUMN")
+    models: dict[str, Any] = {}
+    if metric == "compare":
+        models = {"scores": compared_scores(args, "sql compare")}
+    elif "scores" in spec.parameters:
+        models = {"scores": scores(args)}
+    elif len(scores(args)) > 1:
+        raise UsageError(f"sql {args.metric} takes one --score (evaluate and compare take several)")
+    else:
+        models = {"score": scores(args)[0]}
     text = sqlauc.sql(
         metric,
         _table(args),
         dialect=args.dialect,
         label=args.label,
-        score=args.score,
+        **models,
+        by=args.by,
+        ci=args.ci,
+        max_fpr=args.max_fpr,
+        level=args.level,
         weight=args.weight,
         pos_label=args.pos_label,
         where=args.where,
