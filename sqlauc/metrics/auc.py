@@ -14,7 +14,7 @@ from sqlauc.options import Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import AUCResult
 
-Method = Literal["auto", "grouped", "rank", "bucketed"]
+Method = Literal["auto", "grouped", "rank", "bucketed", "binned"]
 
 #: The formulations of the AUC (also run per group by group_auc): all give the same number.
 FORMULATIONS = {
@@ -30,6 +30,13 @@ FORMULATIONS = {
     ),
     "bucketed": Formulation("auc_bucketed", totals=("per_bucket", "totals")),
 }
+#: The binned estimate with certified bounds (``method="binned"``): its own first stage
+#: (rows counted per score bin, not per distinct score) and per-bin stage.
+BINNED = Formulation(
+    "auc_binned", per_key="bin_counts", stages=(("counted", "counted_binned"),), estimate=True
+)
+#: The score bins of ``method="binned"`` when ``bins=`` is not given: equal-width on [0, 1].
+DEFAULT_BINS = 4096
 #: The standardised partial AUC (``max_fpr=``), over the same per-score stage.
 PARTIAL = Formulation("auc_partial")
 #: The options every metric takes (beside con, table and dialect).
@@ -46,30 +53,69 @@ def warn_one_class() -> None:
     )
 
 
+def warn_nonmonotone(count: int, where: str = "") -> None:
+    checks.warn(
+        f"{count} score bin(s){where} hold scores that are not all below the scores of the "
+        "bins above them: the engine's arithmetic did not keep the bins in score order, so the "
+        "binned bounds are not certified and are returned as 0 and 1 (use "
+        "method='grouped' for the exact AUC).",
+        UserWarning,
+    )
+
+
 def shape(evaluated: Evaluated) -> AUCResult:
-    """The AUC of the one row (NaN with the warning when one class is present)."""
+    """The AUC of the one row (NaN with the warning when one class is present); with
+    ``method="binned"`` also its certified bounds."""
+    row = evaluated.rows[0]
     if not evaluated.defined:
         warn_one_class()
         value = math.nan
     else:
-        value = float(evaluated.rows[0]["auc"])
-    return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
+        value = float(row["auc"])
+    if evaluated.plan.method != "binned":
+        return AUCResult(
+            auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics
+        )
+    nonmonotone = int(row.get("nonmonotone_bins") or 0)
+    if nonmonotone:
+        warn_nonmonotone(nonmonotone)
+    low, high = row.get("auc_low_bound"), row.get("auc_high_bound")
+    return AUCResult(
+        auc=value,
+        method="binned",
+        diagnostics=evaluated.diagnostics,
+        auc_low_bound=math.nan if low is None or not evaluated.defined else float(low),
+        auc_high_bound=math.nan if high is None or not evaluated.defined else float(high),
+        nonmonotone_bins=nonmonotone,
+        bins=binned_bins(evaluated.plan.options),
+    )
+
+
+def binned_bins(options: Options) -> int:
+    """The number of bins ``method="binned"`` runs with."""
+    return DEFAULT_BINS if options.bins is None else int(options.bins)
 
 
 def auc_params(options: Options) -> dict[str, Param]:
-    """``:max_fpr`` for the partial variant."""
-    return {} if options.max_fpr is None else {"max_fpr": float(options.max_fpr)}
+    """``:max_fpr`` for the partial variant, ``:bins`` for the binned formulation."""
+    params: dict[str, Param] = {}
+    if options.max_fpr is not None:
+        params["max_fpr"] = float(options.max_fpr)
+    if options.method == "binned":
+        params["bins"] = binned_bins(options)
+    return params
 
 
 SPEC = MetricSpec(
     name="auc",
     what="ROC AUC",
-    formulations=FORMULATIONS,
+    formulations={**FORMULATIONS, "binned": BINNED},
     variants={"partial": PARTIAL},
+    method_options={"bins": "binned"},
     option_variants={"max_fpr": "partial"},
     params=auc_params,
     shape=shape,
-    parameters=(*COMMON_PARAMETERS, "method", "max_fpr"),
+    parameters=(*COMMON_PARAMETERS, "method", "max_fpr", "bins"),
     dialect_default=True,
     cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
     examples={
@@ -83,6 +129,13 @@ SPEC = MetricSpec(
         "auc_rank": {**_BASE, "method": "rank"},
         "auc_bucketed": {**_BASE, "method": "bucketed"},
         "auc_partial": {**_BASE, "max_fpr": 0.1},
+        "auc_binned": {**_BASE, "method": "binned"},
+        "auc_binned_weighted_string_label": {
+            **_STRING,
+            "method": "binned",
+            "weight": "sample_w",
+            "bins": 1000,
+        },
         "auc_bucketed_weighted_string_label": {
             **_STRING,
             "method": "bucketed",
@@ -104,6 +157,7 @@ def auc(
     method: Method = "auto",
     dialect: str | None = None,
     max_fpr: float | None = None,
+    bins: int | None = None,
 ) -> float:
     """Exact area under the ROC curve, computed in the database.
 
@@ -211,5 +265,5 @@ def auc(
     0.875
     """
     given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
-             "where": where, "method": method, "max_fpr": max_fpr}  # fmt: skip
+             "where": where, "method": method, "max_fpr": max_fpr, "bins": bins}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given)).auc
