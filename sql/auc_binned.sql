@@ -53,7 +53,7 @@ totals AS (
                 ELSE 0.0
             END
         ) AS sure_tied,
-        SUM(CASE WHEN bin_high >= low_above THEN 1 ELSE 0 END) AS nonmonotone_bins,
+        COUNT(CASE WHEN bin_high >= low_above THEN 1 END) AS nonmonotone_bins,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives
     FROM running

@@ -118,8 +118,12 @@ def test_bounds_hold_on_random_inputs(block):
 def test_default_bins_and_exact_when_bins_split_the_scores():
     """Each bin holding one distinct score (or the classes apart): the bounds close on the
     exact AUC, ties counted 1/2 (scores k/8 with 8 bins: exact binary fractions)."""
-    frame = pd.DataFrame({"label": [1, 0, 0, 1, 1, 0, 1, 0],
-                          "score": [0.125, 0.375, 0.375, 0.375, 0.875, 0.25, 0.25, 0.0]})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 0, 1, 1, 0, 1, 0],
+            "score": [0.125, 0.375, 0.375, 0.375, 0.875, 0.25, 0.25, 0.0],
+        }
+    )
     exact = brute_auc(frame["label"] == 1, frame["score"])
     for bins in (8, 16, 4096):
         r = binned(None, frame, bins=bins)
@@ -149,7 +153,7 @@ def test_constant_scores_and_one_class():
 
 def test_nonfinite_scores_are_an_error():
     frame = pd.DataFrame({"label": [1, 0, 1], "score": [0.1, np.inf, 0.3]})
-    with pytest.raises(sqlauc.DataError, match="1 .*infinite|infinite"):
+    with pytest.raises(sqlauc.DataError, match="infinite"):
         sqlauc.auc(None, frame, method="binned")
 
 
@@ -166,7 +170,7 @@ def test_bins_only_with_binned_and_binned_only_where_defined():
     for method in ("auto", "grouped", "rank", "bucketed"):
         with pytest.raises(InvalidParameterError, match="None unless method='binned'"):
             sqlauc.auc(None, frame, method=method, bins=10)
-    with pytest.raises(InvalidParameterError, match="'method' parameter.*max_fpr"):
+    with pytest.raises(InvalidParameterError, match=r"'method' parameter.*max_fpr"):
         sqlauc.auc(None, frame, method="binned", max_fpr=0.5)
     for function in (sqlauc.gauc, sqlauc.group_auc):
         with pytest.raises(InvalidParameterError, match="'method' parameter"):

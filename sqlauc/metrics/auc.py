@@ -73,9 +73,7 @@ def shape(evaluated: Evaluated) -> AUCResult:
     else:
         value = float(row["auc"])
     if evaluated.plan.method != "binned":
-        return AUCResult(
-            auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics
-        )
+        return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
     nonmonotone = int(row.get("nonmonotone_bins") or 0)
     if nonmonotone:
         warn_nonmonotone(nonmonotone)
