@@ -121,7 +121,7 @@ def sql(
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
               "level": level, "bins": bins}  # fmt: skip
     if metric in ("evaluate", "compare"):
-        values = {k: v for k, v in values.items() if k != "score" and k != "method"}
+        values = {k: v for k, v in values.items() if k != "score"}
         values |= {"scores": as_names(scores if scores is not None else ("score",)),
                    "by": as_names(by) if by is not None else ()}  # fmt: skip
         if metric == "compare":

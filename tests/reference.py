@@ -366,10 +366,11 @@ def binned_auc_bounds(labels, scores, edges, weights=None) -> tuple[float, float
 
 
 def fixed_bin(scores, bins: int) -> np.ndarray:
-    """The bin of each finite score on [0, 1] in ``bins`` equal parts: -1 below 0, ``bins``
-    at or above 1, else floor(x * bins) (in float64, as the engines)."""
+    """The bin of each finite score on [0, 1] in ``bins`` parts equal in sqrt(x): -1 below 0,
+    ``bins`` at or above 1, else floor(sqrt(x) * bins) (float64, correctly rounded, as the
+    engines)."""
     s = np.asarray(scores, dtype=float)
-    inner = np.floor(np.where((s >= 0) & (s < 1), s, 0.0) * float(bins))
+    inner = np.floor(np.sqrt(np.where((s >= 0) & (s < 1), s, 0.0)) * float(bins))
     return np.where(s < 0, -1.0, np.where(s >= 1, float(bins), inner))
 
 

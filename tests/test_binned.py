@@ -48,7 +48,7 @@ def random_case(seed: int) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.nda
     elif kind == 4:
         s = rng.choice([1e300, -1e300, 1e-300, -1e-300, 0.0, 1.0, 0.5, 1 - 2**-53], size=n)
     elif kind == 5:
-        s = np.round(p * 8) / 8  # exact binary fractions on bin edges
+        s = np.round(p * 8) / 8  # exact binary fractions, heavily tied
     elif kind == 6:
         s = rng.choice(np.round(p, 2), size=n)  # few distinct values
     else:
@@ -97,7 +97,7 @@ def check_case(result, y, s, w, bins) -> None:
     # never looser than the plain bin-edge bounds (pairs inside a bin counted 0 and 1); the
     # reference is O(rows x bins): checked for the smaller bin counts
     if bins <= 100:
-        edges = np.arange(bins + 1) / bins
+        edges = (np.arange(bins + 1) / bins) ** 2
         lower, _, upper = binned_auc_bounds(y, np.clip(s, -1.0, 2.0), edges, w)
         assert lower - TOL <= result.auc_low_bound and result.auc_high_bound <= upper + TOL
     assert result.nonmonotone_bins == 0
@@ -117,7 +117,7 @@ def test_bounds_hold_on_random_inputs(block):
 
 def test_default_bins_and_exact_when_bins_split_the_scores():
     """Each bin holding one distinct score (or the classes apart): the bounds close on the
-    exact AUC, ties counted 1/2 (scores k/8 with 8 bins: exact binary fractions)."""
+    exact AUC, ties counted 1/2."""
     frame = pd.DataFrame(
         {
             "label": [1, 0, 0, 1, 1, 0, 1, 0],
@@ -125,7 +125,7 @@ def test_default_bins_and_exact_when_bins_split_the_scores():
         }
     )
     exact = brute_auc(frame["label"] == 1, frame["score"])
-    for bins in (8, 16, 4096):
+    for bins in (64, 1000, 4096):
         r = binned(None, frame, bins=bins)
         assert r.auc_low_bound == r.auc_high_bound == r.auc == pytest.approx(exact, abs=1e-15)
     assert binned(None, frame).bins == 4096
@@ -198,8 +198,8 @@ def reversed_bins(monkeypatch):
         body = original(name)
         if name == "counted_binned":
             body = body.replace(
-                "ELSE FLOOR(CAST(score AS DOUBLE) * CAST(:bins AS DOUBLE))",
-                "ELSE :bins - 1 - FLOOR(CAST(score AS DOUBLE) * CAST(:bins AS DOUBLE))",
+                "ELSE FLOOR(SQRT(CAST(score AS DOUBLE)) * CAST(:bins AS DOUBLE))",
+                "ELSE :bins - 1 - FLOOR(SQRT(CAST(score AS DOUBLE)) * CAST(:bins AS DOUBLE))",
             )
         return body
 
@@ -238,3 +238,86 @@ def test_engines_bounds(backend, seed):
     result = binned(backend.con, table, weight=weight, bins=bins)
     check_case(result, y, s, w, bins)
     assert result.diagnostics.n_used == np.count_nonzero(w)  # zero-weight rows are absent
+
+
+# ---- evaluate(method="binned") ------------------------------------------------------------
+def evaluate_frame(seed: int) -> pd.DataFrame:
+    """Two score columns (one rounded, one with NULLs and values outside [0, 1]) over days."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    y = rng.random(n) < 0.3
+    p = 1 / (1 + np.exp(-(rng.normal(size=n) + y)))
+    a = pd.array(np.round(p, 2), dtype="Float64")
+    b = pd.array(np.where(rng.random(n) < 0.1, p * 3 - 1, p), dtype="Float64")
+    b[rng.random(n) < 0.05] = pd.NA
+    return pd.DataFrame(
+        {
+            "label": y.astype(int),
+            "a": a,
+            "b": b,
+            "day": rng.integers(0, 3, n),
+            "w": rng.integers(0, 3, n).astype(float),
+        }
+    )
+
+
+def check_evaluate_equals_separate_calls(con, table, frame, weight, bins) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        got = sqlauc.evaluate(con, table, scores=["a", "b"], by="day", weight=weight, ci=None,
+                              method="binned", bins=bins)  # fmt: skip
+    assert list(got.columns) == ["day", "model", "auc", "auc_low_bound", "auc_high_bound",
+                                 "nonmonotone_bins", "positives", "negatives",
+                                 "n_rows"]  # fmt: skip
+    assert len(got) == 6
+    for row in got.itertuples(index=False):
+        part = frame[(frame["day"] == row.day) & frame[row.model].notna()]
+        w = None if weight is None else part[weight].to_numpy()
+        y, s = part["label"].to_numpy() == 1, part[row.model].to_numpy(dtype=float)
+        low, high = binned_certified_bounds(y, s, bins, w)
+        assert row.auc_low_bound == pytest.approx(low, abs=TOL)
+        assert row.auc_high_bound == pytest.approx(high, abs=TOL)
+        assert row.auc == pytest.approx((low + high) / 2, abs=TOL)
+        assert row.auc_low_bound - TOL <= brute_auc(y, s, w) <= row.auc_high_bound + TOL
+        assert row.nonmonotone_bins == 0
+        assert row.n_rows == (len(part) if w is None else np.count_nonzero(w))
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_evaluate_binned_equals_separate_calls(weight):
+    frame = evaluate_frame(7)
+    check_evaluate_equals_separate_calls(None, frame, frame, weight, 50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        got = sqlauc.evaluate(None, frame, scores=["a", "b"], by="day", weight=weight,
+                              ci=None, method="binned")  # fmt: skip
+        for row in got.itertuples(index=False):
+            one = binned(None, frame[frame["day"] == row.day], score=row.model, weight=weight)
+            assert (row.auc, row.auc_low_bound, row.auc_high_bound) == pytest.approx(
+                (one.auc, one.auc_low_bound, one.auc_high_bound), abs=1e-15
+            )
+
+
+def test_evaluate_binned_engines(backend):
+    frame = evaluate_frame(8)
+    table = backend.create(frame, types={"label": "BIGINT", "a": "DOUBLE", "b": "DOUBLE"})
+    check_evaluate_equals_separate_calls(backend.con, table, frame, "w", 100)
+
+
+def test_evaluate_binned_options(con):
+    frame = evaluate_frame(9)
+    for option, value in (("ci", 0.95), ("max_fpr", 0.1)):
+        kwargs = {"ci": None, option: value}
+        with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter.*binned"):
+            sqlauc.evaluate(None, frame, scores=["a"], method="binned", **kwargs)
+    with pytest.raises(InvalidParameterError, match="None unless method='binned'"):
+        sqlauc.evaluate(None, frame, scores=["a"], bins=10)
+    with pytest.raises(InvalidParameterError, match=r"'bins' parameter of evaluate\(\)"):
+        sqlauc.evaluate(None, frame, scores=["a"], ci=None, method="binned", bins=0)
+    con.register("frame", frame)
+    con.execute('CREATE TABLE "input_t" AS SELECT * FROM frame')
+    text = sqlauc.sql("evaluate", "input_t", scores=["a", "b"], by="day", ci=None,
+                      method="binned", bins=64, con=con)  # fmt: skip
+    plan = "\n".join(row[1] for row in con.execute("EXPLAIN " + text).fetchall())
+    assert len(re.findall(r"Table: (memory\.main\.)?input_t", plan)) == 1, plan
+    assert "SQRT" in text and "64" in text

@@ -189,10 +189,11 @@ def auc(
     where : str, optional
         A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
         comments or unknown functions).
-    method : {"auto", "grouped", "rank", "bucketed"}, default "auto"
-        The SQL formulation; all give the same number. ``"grouped"`` (one row per distinct
-        score, then a cumulative sum) is fastest with tied scores; ``"rank"`` (RANK and
-        CUME_DIST over rows, unweighted only) with nearly distinct scores. ``"bucketed"``
+    method : {"auto", "grouped", "rank", "bucketed", "binned"}, default "auto"
+        The SQL formulation; all but ``"binned"`` give the same number. ``"grouped"`` (one
+        row per distinct score, then a cumulative sum) is fastest with tied scores;
+        ``"rank"`` (RANK and CUME_DIST over rows, unweighted only) with nearly distinct
+        scores. ``"bucketed"``
         (``sql/auc_bucketed.sql``) is the grouped sum split into up to 6,145 score buckets:
         the cumulative sum runs per bucket, and only the per-bucket totals are summed in one
         place, so a distributed engine never moves every distinct score into a single
@@ -204,7 +205,8 @@ def auc(
         on DuckDB and Spark to choose between ``"rank"`` and ``"grouped"`` (and to learn the
         negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
         :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
-        grouped formulation.
+        grouped formulation. ``"binned"`` is not exact: it returns the midpoint of certified
+        bounds on the AUC from score bins (see ``bins``), from one cheap scan.
     dialect : str, optional
         The SQL dialect to render for (one of ``sqlauc.dialects.names()``, sqlglot's names);
         overrides the one detected from ``con``, and is required for a DB-API driver sqlauc
@@ -217,12 +219,31 @@ def auc(
         becomes ``(1 + (A - m^2 / 2) / (m - m^2 / 2)) / 2`` for ``m = max_fpr`` (1/2 for a
         random ranking, 1 for a perfect one); ``max_fpr=1`` is the full AUC. Runs
         ``sql/auc_partial.sql`` (``method`` must be ``"auto"`` or ``"grouped"``).
+    bins : int in [1, 10_000_000], optional
+        With ``method="binned"`` only (default 4096): the number of score bins on [0, 1],
+        equal in sqrt(p) (bin ``k`` holds ``[(k/K)^2, ((k+1)/K)^2)``, about ``2 sqrt(p) / K``
+        wide at ``p``: fine where click-through probabilities lie), plus one bin below 0 and
+        one at or above 1. The rows are counted per (bin, label) in one scan, so the query
+        aggregates into a few thousand groups whatever the number of distinct scores, and
+        never needs the scores' MIN/MAX first (no second read of the table on any engine).
+        With ``P``, ``N`` the class weights, a (positive, negative) pair in two bins is
+        ordered by its bins; a pair inside one bin is certain when the bin's positives and
+        negatives do not overlap (1 when all positives score above all negatives, 0 when
+        below, 1/2 when all have one score), and otherwise counts 0 for the lower bound and 1
+        for the upper one. So ``low <= exact AUC <= high`` always (up to the rounding of the
+        sums), the returned AUC is ``(low + high) / 2`` and is off by at most
+        ``(high - low) / 2``. The bounds are in ``sqlauc.compute("auc", ...,
+        method="binned")``: :class:`~sqlauc.AUCResult` ``auc_low_bound``, ``auc_high_bound``
+        and ``nonmonotone_bins`` (the bins whose scores are not all below the next bins' —
+        0 whenever the engine's arithmetic is IEEE; otherwise the bounds are 0 and 1 and a
+        warning says so). Scores outside [0, 1] (logits) land in the two end bins: the bounds
+        stay true but widen, use an exact method for them.
 
     Returns
     -------
     float
-        The AUC; NaN, with an :class:`~sqlauc.UndefinedMetricWarning`, when only one class is
-        present.
+        The AUC (with ``method="binned"``, the midpoint of its certified bounds); NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`, when only one class is present.
 
     See Also
     --------

@@ -28,9 +28,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS BINARY_DOUBLE) >= 1
           THEN 4096
-          WHEN CAST(score AS BINARY_DOUBLE) * CAST(4096 AS BINARY_DOUBLE) < 1
+          WHEN SQRT(CAST(score AS BINARY_DOUBLE)) * CAST(4096 AS BINARY_DOUBLE) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS BINARY_DOUBLE) * CAST(4096 AS BINARY_DOUBLE))
+          ELSE FLOOR(SQRT(CAST(score AS BINARY_DOUBLE)) * CAST(4096 AS BINARY_DOUBLE))
         END
         ELSE -2
       END AS bin

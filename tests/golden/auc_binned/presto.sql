@@ -28,9 +28,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS DOUBLE) >= 1
           THEN 4096
-          WHEN CAST(score AS DOUBLE) * CAST(4096 AS DOUBLE) < 1
+          WHEN SQRT(CAST(score AS DOUBLE)) * CAST(4096 AS DOUBLE) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS DOUBLE) * CAST(4096 AS DOUBLE))
+          ELSE FLOOR(SQRT(CAST(score AS DOUBLE)) * CAST(4096 AS DOUBLE))
         END
         ELSE -2
       END AS bin

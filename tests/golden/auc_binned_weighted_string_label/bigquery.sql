@@ -29,9 +29,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS FLOAT64) >= 1
           THEN 1000
-          WHEN CAST(score AS FLOAT64) * CAST(1000 AS FLOAT64) < 1
+          WHEN SQRT(CAST(score AS FLOAT64)) * CAST(1000 AS FLOAT64) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS FLOAT64) * CAST(1000 AS FLOAT64))
+          ELSE FLOOR(SQRT(CAST(score AS FLOAT64)) * CAST(1000 AS FLOAT64))
         END
         ELSE -2
       END AS bin

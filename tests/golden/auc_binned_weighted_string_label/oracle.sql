@@ -29,9 +29,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS BINARY_DOUBLE) >= 1
           THEN 1000
-          WHEN CAST(score AS BINARY_DOUBLE) * CAST(1000 AS BINARY_DOUBLE) < 1
+          WHEN SQRT(CAST(score AS BINARY_DOUBLE)) * CAST(1000 AS BINARY_DOUBLE) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS BINARY_DOUBLE) * CAST(1000 AS BINARY_DOUBLE))
+          ELSE FLOOR(SQRT(CAST(score AS BINARY_DOUBLE)) * CAST(1000 AS BINARY_DOUBLE))
         END
         ELSE -2
       END AS bin

@@ -29,9 +29,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS DOUBLE) >= 1
           THEN 1000
-          WHEN CAST(score AS DOUBLE) * CAST(1000 AS DOUBLE) < 1
+          WHEN SQRT(CAST(score AS DOUBLE)) * CAST(1000 AS DOUBLE) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS DOUBLE) * CAST(1000 AS DOUBLE))
+          ELSE FLOOR(SQRT(CAST(score AS DOUBLE)) * CAST(1000 AS DOUBLE))
         END
         ELSE -2
       END AS bin

@@ -29,9 +29,9 @@ WITH sqlauc_input AS (
           THEN -1
           WHEN CAST(score AS FLOAT) >= 1
           THEN 1000
-          WHEN CAST(score AS FLOAT) * CAST(1000 AS FLOAT) < 1
+          WHEN SQRT(CAST(score AS FLOAT)) * CAST(1000 AS FLOAT) < 1
           THEN 0
-          ELSE FLOOR(CAST(score AS FLOAT) * CAST(1000 AS FLOAT))
+          ELSE FLOOR(SQRT(CAST(score AS FLOAT)) * CAST(1000 AS FLOAT))
         END
         ELSE -2
       END AS bin
