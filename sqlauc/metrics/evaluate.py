@@ -70,7 +70,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     plan = evaluated.plan
     options = plan.options
     if plan.method == "binned":
-        return _frame(evaluated, BINNED_COLUMNS)
+        return binned_shape(evaluated)
     if options.ci is not None and plan.roles.weight is not None:
         fractional = sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows)
         if fractional:
@@ -83,7 +83,19 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "understates the variance; the AUC itself is computed with ci=None",
                 options.ci,
             )
-    frame = _frame(evaluated, EVALUATE_COLUMNS)
+    slices = [f"by_{i + 1}" for i in range(len(options.by))]
+    kept = [r for r in evaluated.rows if r["n_used"]]
+    order = {name: i for i, name in enumerate(plan.roles.scores)}
+    pairs = zip(options.by, slices, strict=True)
+    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
+    data["model"] = [r["model"] for r in kept]
+    data["_order"] = [order[r["model"]] for r in kept]
+    for column in EVALUATE_COLUMNS[:-1]:
+        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+    data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
+    frame = pd.DataFrame(data)
+    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
+    frame = frame.drop(columns="_order")
     if options.ci is None:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
@@ -107,40 +119,35 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-def _frame(evaluated: Evaluated, columns: tuple[str, ...]) -> pd.DataFrame:
-    """The (slice, model) rows with a used row, sorted by slice then model order: the
-    slice columns, ``model`` and ``columns`` (``n_rows`` the rows used); with
-    method="binned" the single-class and nonmonotone warnings."""
+def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
+    """method="binned": one row per (slice, model) with a used row, sorted by slice then
+    model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
+    nonmonotone warnings."""
     plan = evaluated.plan
     options = plan.options
-    slices = [f"by_{i + 1}" for i in range(len(options.by))]
     kept = [r for r in evaluated.rows if r["n_used"]]
     order = {name: i for i, name in enumerate(plan.roles.scores)}
-    pairs = zip(options.by, slices, strict=True)
-    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
+    slices = zip(options.by, (f"by_{i + 1}" for i in range(len(options.by))), strict=True)
+    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
-    for column in columns[:-1]:
-        values = [r[column] for r in kept]
-        if column == "nonmonotone_bins":
-            data[column] = pd.array(values, dtype="int64")
-        else:
-            data[column] = pd.array(values, dtype="float64")
+    for column in ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives"):
+        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+    data["nonmonotone_bins"] = pd.array([r["nonmonotone_bins"] for r in kept], dtype="int64")
     data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
-    frame = pd.DataFrame(data)
+    frame = pd.DataFrame(data)[[*options.by, "model", "_order", *BINNED_COLUMNS]]
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
-    if plan.method == "binned":
-        undefined = int(frame["auc"].isna().sum())
-        if undefined:
-            checks.warn(
-                f"{undefined} of {len(frame)} (slice, model) rows have a single class: their "
-                "AUC is not defined (NaN).",
-                UndefinedMetricWarning,
-            )
-        nonmonotone = int(frame["nonmonotone_bins"].sum())
-        if nonmonotone:
-            warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
+    undefined = int(frame["auc"].isna().sum())
+    if undefined:
+        checks.warn(
+            f"{undefined} of {len(frame)} (slice, model) rows have a single class: their AUC "
+            "is not defined (NaN).",
+            UndefinedMetricWarning,
+        )
+    nonmonotone = int(frame["nonmonotone_bins"].sum())
+    if nonmonotone:
+        warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
     return frame
 
 
