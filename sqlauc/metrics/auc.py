@@ -35,7 +35,7 @@ FORMULATIONS = {
 BINNED = Formulation(
     "auc_binned", per_key="bin_counts", stages=(("counted", "counted_binned"),), estimate=True
 )
-#: The score bins of ``method="binned"`` when ``bins=`` is not given: equal-width on [0, 1].
+#: The score bins of ``method="binned"`` when ``bins=`` is not given (on [0, 1], equal in sqrt(p)).
 DEFAULT_BINS = 4096
 #: The standardised partial AUC (``max_fpr=``), over the same per-score stage.
 PARTIAL = Formulation("auc_partial")
