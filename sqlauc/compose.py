@@ -88,6 +88,9 @@ class Formulation:
         Whether the formulation accepts a weight column.
     uses_negative : bool
         Whether the formulation uses a negative label known in advance (``:negative_known``).
+    estimate : bool
+        Whether the formulation estimates the metric instead of computing it exactly (the
+        binned AUC, with its certified bounds); the others all give the same number.
     """
 
     template: str
@@ -99,6 +102,7 @@ class Formulation:
     counted_keys: tuple[str, ...] = ()
     weighted: bool = True
     uses_negative: bool = False
+    estimate: bool = False
 
 
 @dataclass(frozen=True)

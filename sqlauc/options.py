@@ -11,6 +11,7 @@ value against :data:`CONSTRAINTS` before any engine is opened, and every failure
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import PurePath
@@ -19,7 +20,9 @@ from typing import Any
 from sqlauc.errors import InvalidParameterError
 from sqlauc.inputs import PosLabel
 
-METHODS = ("auto", "grouped", "rank", "bucketed", "rows")
+METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
+#: The most score bins ``method="binned"`` takes (``bins=``).
+MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 
 __all__ = ["Options", "PosLabel", "invalid", "validate"]
@@ -43,6 +46,7 @@ class Options:
     by: tuple[str, ...] = ()
     ci: float | None = 0.95
     level: float = 0.95
+    bins: int | None = None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -74,6 +78,15 @@ def _fraction(value: Any, *, closed: bool) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return bool(0 < value <= 1) if closed else bool(0 < value < 1)
+
+
+def _bins(value: Any) -> bool:
+    """An integer (not a bool; numpy's too) in [1, MAX_BINS]."""
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and 1 <= int(value) <= MAX_BINS
+    )
 
 
 def _names(value: Any, *, empty: bool) -> bool:
@@ -123,6 +136,11 @@ CONSTRAINTS: dict[str, Constraint] = {
     ),
     "ci": Constraint(
         "a confidence level in (0, 1) or None", lambda v: v is None or _fraction(v, closed=False)
+    ),
+    "bins": Constraint(
+        f"an int in [1, {MAX_BINS:_}] or None",
+        lambda v: v is None or _bins(v),
+        optional=True,
     ),
     "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
     "metrics": Constraint(

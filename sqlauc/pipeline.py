@@ -201,6 +201,10 @@ def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
     if variant is not None and method not in ("auto", "grouped"):
         raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
                       method)  # fmt: skip
+    for option, owner in spec.method_options.items():
+        value = getattr(options, option)
+        if value is not None and spec.resolve_method(method) != owner:
+            raise invalid(option, function, f"None unless method={owner!r}", value)
     if method == "auto":
         return
     formulation = spec.formulations[spec.resolve_method(method)]

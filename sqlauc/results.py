@@ -139,14 +139,28 @@ class AUCResult:
     auc : float
         The exact ROC AUC (NaN when only one class is present).
     method : str
-        The formulation that ran (``"grouped"``, ``"rows"`` or ``"bucketed"``).
+        The formulation that ran (``"grouped"``, ``"rows"``, ``"bucketed"``, ``"partial"``
+        or ``"binned"``).
     diagnostics : Diagnostics
         Rows read, used and excluded, the class totals, from the same query.
+    auc_low_bound, auc_high_bound : float or None
+        ``method="binned"`` only (else None): a certified lower and upper bound on the exact
+        AUC (the pairs inside a bin counted 0 and 1, except where the bin's classes do not
+        overlap); ``auc`` is their midpoint, an estimate. NaN with one class.
+    nonmonotone_bins : int or None
+        ``method="binned"`` only: bins whose scores are not all below the next bins' (0 on
+        an engine with IEEE arithmetic). When it is not 0 the bounds are 0 and 1.
+    bins : int or None
+        ``method="binned"`` only: the number of bins on [0, 1] (``bins=``).
     """
 
     auc: float
     method: str
     diagnostics: Diagnostics
+    auc_low_bound: float | None = None
+    auc_high_bound: float | None = None
+    nonmonotone_bins: int | None = None
+    bins: int | None = None
 
     def __float__(self) -> float:
         return self.auc

@@ -49,6 +49,7 @@ def sql(
     by: str | Sequence[str] | None = None,
     ci: float | None = 0.95,
     level: float = 0.95,
+    bins: int | None = None,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -80,6 +81,8 @@ def sql(
     scores, by, ci
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
         (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``).
+    bins : int, optional
+        For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).
     scores, by, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
         baseline), the p-value computed in the query).
@@ -116,9 +119,9 @@ def sql(
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
-              "level": level}  # fmt: skip
+              "level": level, "bins": bins}  # fmt: skip
     if metric in ("evaluate", "compare"):
-        values = {k: v for k, v in values.items() if k != "score" and k != "method"}
+        values = {k: v for k, v in values.items() if k != "score"}
         values |= {"scores": as_names(scores if scores is not None else ("score",)),
                    "by": as_names(by) if by is not None else ()}  # fmt: skip
         if metric == "compare":

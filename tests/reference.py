@@ -365,6 +365,56 @@ def binned_auc_bounds(labels, scores, edges, weights=None) -> tuple[float, float
     return lower / total, (lower + 0.5 * same) / total, (lower + same) / total
 
 
+def fixed_bin(scores, bins: int) -> np.ndarray:
+    """The bin of each finite score on [0, 1] in ``bins`` parts equal in sqrt(x): -1 below 0,
+    ``bins`` at or above 1, else floor(sqrt(x) * bins) (float64, correctly rounded, as the
+    engines)."""
+    s = np.asarray(scores, dtype=float)
+    inner = np.floor(np.sqrt(np.where((s >= 0) & (s < 1), s, 0.0)) * float(bins))
+    return np.where(s < 0, -1.0, np.where(s >= 1, float(bins), inner))
+
+
+def binned_certified_bounds(labels, scores, bins: int, weights=None) -> tuple[float, float]:
+    """The certified bounds of ``method="binned"``, pair by pair, from their definition.
+
+    Bins as :func:`fixed_bin`. A (positive, negative) pair in different bins counts 1 when the
+    positive's bin is higher, else 0; a pair inside bin ``b`` is certain when the bin's
+    positives and negatives do not overlap: 1 when every positive of ``b`` scores above every
+    negative of ``b``, 0 when every one scores below, 1/2 when all of them have the same score;
+    any other pair counts 0 for the lower bound and 1 for the upper one. Zero-weight rows are
+    absent. Returns ``(lower, upper)`` as fractions of the weighted pairs (NaN, NaN with one
+    class).
+    """
+    y, s, w = _arrays(labels, scores, weights)
+    keep = w != 0
+    y, s, w = y[keep], s[keep], w[keep]
+    b = fixed_bin(s, bins)
+    total = math.fsum(w[y]) * math.fsum(w[~y])
+    if total == 0:
+        return math.nan, math.nan
+    low_terms, high_terms = [], []
+    for bin_ in np.unique(b):
+        inside = b == bin_
+        pos, neg = s[inside & y], s[inside & ~y]
+        pairs = math.fsum(w[inside & y]) * math.fsum(w[inside & ~y])
+        below = math.fsum(w[(b < bin_) & ~y])
+        low_terms.append(math.fsum(w[inside & y]) * below)
+        high_terms.append(math.fsum(w[inside & y]) * below)
+        if not len(pos) or not len(neg):
+            continue
+        if pos.min() > neg.max():
+            low_terms.append(pairs)
+            high_terms.append(pairs)
+        elif pos.max() < neg.min():
+            pass
+        elif pos.min() == pos.max() == neg.min() == neg.max():
+            low_terms.append(0.5 * pairs)
+            high_terms.append(0.5 * pairs)
+        else:
+            high_terms.append(pairs)
+    return math.fsum(low_terms) / total, math.fsum(high_terms) / total
+
+
 #: scikit-learn's clipping for float64 probabilities: the machine epsilon
 FLOAT64_EPS = 2.0**-52
 

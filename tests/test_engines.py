@@ -46,12 +46,16 @@ AUC_CASES = [
 
 
 def methods(backend, weighted: bool, metric: str = "auc") -> list[str]:
-    """The ``method=`` values of the metric (from its spec) that take its weights."""
+    """The ``method=`` values of the metric (from its spec) that take its weights and give
+    the exact value (not ``"binned"``, an estimate with bounds: tests/test_binned.py)."""
     spec = sqlauc.metrics.get(metric)
+    formulation = {m: spec.formulations[spec.resolve_method(m)] for m in spec.methods()
+                   if m != "auto"}  # fmt: skip
     return [
         m
         for m in spec.methods()
-        if m == "auto" or not weighted or spec.formulations[spec.resolve_method(m)].weighted
+        if m == "auto"
+        or ((not weighted or formulation[m].weighted) and not formulation[m].estimate)
     ]
 
 

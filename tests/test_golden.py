@@ -58,6 +58,7 @@ from golden.regenerate import (
     WEIGHT,
 )
 from reference import (
+    binned_certified_bounds,
     brute_auc,
     brute_roc,
     delong_ci,
@@ -500,6 +501,10 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
     weighted, level, max_fpr = "weight" in options, options["ci"], options.get("max_fpr")
     by = options.get("by", ())
     assert tuple(by) in ((), (GROUP,))
+    binned = options.get("method") == "binned"
+    columns = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives")
+    if binned:
+        columns = ("auc", "auc_low_bound", "auc_high_bound", "", "", "positives", "negatives")
     parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
     expected: dict[tuple[Any, str], tuple[float, ...]] = {}
     for key, part in parts:
@@ -516,6 +521,12 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
                 continue
             if pos == 0 or neg == 0:
                 expected[(key, model)] = (math.nan,) * 5 + (pos, neg)
+                continue
+            if binned:  # the bounds' definition, and the exact AUC inside them
+                low, high = binned_certified_bounds(y, s, options["bins"], w)
+                assert low - TOL <= brute_auc(y, s, w) <= high + TOL
+                expected[(key, model)] = ((low + high) / 2, low, high, math.nan, math.nan, pos,
+                                          neg)  # fmt: skip
                 continue
             auc, _, se = delong_variance(y, s, w)
             low, high = delong_ci(y, s, w, level=level)
@@ -538,8 +549,7 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
         key = r["by_1"] if by else None
         key = math.nan if by and key is None else key
         got[(key, r["model"])] = tuple(
-            math.nan if r[c] is None else float(r[c])
-            for c in ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives")
+            math.nan if r.get(c) is None else float(r[c]) for c in columns
         )
     assert len(got) == len(expected) and (len(got) > 1 if by else len(got) == 1)
     for (key, model), want in expected.items():
@@ -617,6 +627,12 @@ def test_duckdb_rendering_matches_the_references(events, case):
         if metric == "auc" and "max_fpr" in options:
             expected = partial_auc(y_pos, s, options["max_fpr"], w)
             assert result[0]["auc"] == pytest.approx(expected, abs=TOL)
+        elif metric == "auc" and options.get("method") == "binned":
+            low, high = binned_certified_bounds(y_pos, s, options.get("bins", 4096), w)
+            assert low - TOL <= brute_auc(y_pos, s, w) <= high + TOL
+            assert result[0]["auc_low_bound"] == pytest.approx(low, abs=TOL)
+            assert result[0]["auc_high_bound"] == pytest.approx(high, abs=TOL)
+            assert result[0]["auc"] == pytest.approx((low + high) / 2, abs=TOL)
         elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
         else:

@@ -14,7 +14,7 @@ from sqlauc.options import Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import AUCResult
 
-Method = Literal["auto", "grouped", "rows", "rank", "bucketed"]
+Method = Literal["auto", "grouped", "rows", "rank", "bucketed", "binned"]
 
 #: The formulations of the AUC (also run per group by group_auc): all give the same number.
 FORMULATIONS = {
@@ -28,6 +28,13 @@ FORMULATIONS = {
     ),
     "bucketed": Formulation("auc_bucketed", totals=("per_bucket", "totals")),
 }
+#: The binned estimate with certified bounds (``method="binned"``): its own first stage
+#: (rows counted per score bin, not per distinct score) and per-bin stage.
+BINNED = Formulation(
+    "auc_binned", per_key="bin_counts", stages=(("counted", "counted_binned"),), estimate=True
+)
+#: The score bins of ``method="binned"`` when ``bins=`` is not given (on [0, 1], equal in sqrt(p)).
+DEFAULT_BINS = 4096
 #: The standardised partial AUC (``max_fpr=``), over the same per-score stage.
 PARTIAL = Formulation("auc_partial")
 #: ``method="rank"``, the name of the formulation over rows before it was ``"rows"``.
@@ -46,31 +53,68 @@ def warn_one_class() -> None:
     )
 
 
+def warn_nonmonotone(count: int, where: str = "") -> None:
+    checks.warn(
+        f"{count} score bin(s){where} hold scores that are not all below the scores of the "
+        "bins above them: the engine's arithmetic did not keep the bins in score order, so the "
+        "binned bounds are not certified and are returned as 0 and 1 (use "
+        "method='grouped' for the exact AUC).",
+        UserWarning,
+    )
+
+
 def shape(evaluated: Evaluated) -> AUCResult:
-    """The AUC of the one row (NaN with the warning when one class is present)."""
+    """The AUC of the one row (NaN with the warning when one class is present); with
+    ``method="binned"`` also its certified bounds."""
+    row = evaluated.rows[0]
     if not evaluated.defined:
         warn_one_class()
         value = math.nan
     else:
-        value = float(evaluated.rows[0]["auc"])
-    return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
+        value = float(row["auc"])
+    if evaluated.plan.method != "binned":
+        return AUCResult(auc=value, method=evaluated.plan.method, diagnostics=evaluated.diagnostics)
+    nonmonotone = int(row.get("nonmonotone_bins") or 0)
+    if nonmonotone:
+        warn_nonmonotone(nonmonotone)
+    low, high = row.get("auc_low_bound"), row.get("auc_high_bound")
+    return AUCResult(
+        auc=value,
+        method="binned",
+        diagnostics=evaluated.diagnostics,
+        auc_low_bound=math.nan if low is None or not evaluated.defined else float(low),
+        auc_high_bound=math.nan if high is None or not evaluated.defined else float(high),
+        nonmonotone_bins=nonmonotone,
+        bins=binned_bins(evaluated.plan.options),
+    )
+
+
+def binned_bins(options: Options) -> int:
+    """The number of bins ``method="binned"`` runs with."""
+    return DEFAULT_BINS if options.bins is None else int(options.bins)
 
 
 def auc_params(options: Options) -> dict[str, Param]:
-    """``:max_fpr`` for the partial variant."""
-    return {} if options.max_fpr is None else {"max_fpr": float(options.max_fpr)}
+    """``:max_fpr`` for the partial variant, ``:bins`` for the binned formulation."""
+    params: dict[str, Param] = {}
+    if options.max_fpr is not None:
+        params["max_fpr"] = float(options.max_fpr)
+    if options.method == "binned":
+        params["bins"] = binned_bins(options)
+    return params
 
 
 SPEC = MetricSpec(
     name="auc",
     what="ROC AUC",
-    formulations=FORMULATIONS,
+    formulations={**FORMULATIONS, "binned": BINNED},
     variants={"partial": PARTIAL},
+    method_options={"bins": "binned"},
     option_variants={"max_fpr": "partial"},
     params=auc_params,
     method_aliases=RANK_ALIAS,
     shape=shape,
-    parameters=(*COMMON_PARAMETERS, "method", "max_fpr"),
+    parameters=(*COMMON_PARAMETERS, "method", "max_fpr", "bins"),
     dialect_default=True,
     cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
     examples={
@@ -84,6 +128,13 @@ SPEC = MetricSpec(
         "auc_rows": {**_BASE, "method": "rows"},
         "auc_bucketed": {**_BASE, "method": "bucketed"},
         "auc_partial": {**_BASE, "max_fpr": 0.1},
+        "auc_binned": {**_BASE, "method": "binned"},
+        "auc_binned_weighted_string_label": {
+            **_STRING,
+            "method": "binned",
+            "weight": "sample_w",
+            "bins": 1000,
+        },
         "auc_bucketed_weighted_string_label": {
             **_STRING,
             "method": "bucketed",
@@ -105,6 +156,7 @@ def auc(
     method: Method = "auto",
     dialect: str | None = None,
     max_fpr: float | None = None,
+    bins: int | None = None,
 ) -> float:
     """Exact area under the ROC curve, computed in the database.
 
@@ -138,9 +190,9 @@ def auc(
     where : str, optional
         A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
         comments or unknown functions).
-    method : {"auto", "grouped", "rows", "rank", "bucketed"}, default "auto"
-        The SQL formulation; all give the same number. ``"grouped"`` (one row per distinct
-        score, then a cumulative sum) is fastest with tied scores; ``"rows"``
+    method : {"auto", "grouped", "rows", "rank", "bucketed", "binned"}, default "auto"
+        The SQL formulation; all but ``"binned"`` give the same number. ``"grouped"`` (one
+        row per distinct score, then a cumulative sum) is fastest with tied scores; ``"rows"``
         (``sql/auc_rows.sql``: one sort of the rows, ROW_NUMBER with the tie blocks found by
         LAG/LEAD and averaged, U summed in integers; unweighted only) with nearly distinct
         scores; ``"rank"`` is another name for ``"rows"``. ``"bucketed"``
@@ -155,7 +207,8 @@ def auc(
         on DuckDB and Spark to choose between ``"rows"`` and ``"grouped"`` (and to learn the
         negative label), and uses ``"grouped"`` on the other engines. For :func:`gauc` and
         :func:`group_auc`, whose sums are partitioned by group already, ``"bucketed"`` runs the
-        grouped formulation.
+        grouped formulation. ``"binned"`` is not exact: it returns the midpoint of certified
+        bounds on the AUC from score bins (see ``bins``), from one cheap scan.
     dialect : str, optional
         The SQL dialect to render for (one of ``sqlauc.dialects.names()``, sqlglot's names);
         overrides the one detected from ``con``, and is required for a DB-API driver sqlauc
@@ -168,12 +221,31 @@ def auc(
         becomes ``(1 + (A - m^2 / 2) / (m - m^2 / 2)) / 2`` for ``m = max_fpr`` (1/2 for a
         random ranking, 1 for a perfect one); ``max_fpr=1`` is the full AUC. Runs
         ``sql/auc_partial.sql`` (``method`` must be ``"auto"`` or ``"grouped"``).
+    bins : int in [1, 10_000_000], optional
+        With ``method="binned"`` only (default 4096): the number of score bins on [0, 1],
+        equal in sqrt(p) (bin ``k`` holds ``[(k/K)^2, ((k+1)/K)^2)``, about ``2 sqrt(p) / K``
+        wide at ``p``: fine where click-through probabilities lie), plus one bin below 0 and
+        one at or above 1. The rows are counted per (bin, label) in one scan, so the query
+        aggregates into a few thousand groups whatever the number of distinct scores, and
+        never needs the scores' MIN/MAX first (no second read of the table on any engine).
+        With ``P``, ``N`` the class weights, a (positive, negative) pair in two bins is
+        ordered by its bins; a pair inside one bin is certain when the bin's positives and
+        negatives do not overlap (1 when all positives score above all negatives, 0 when
+        below, 1/2 when all have one score), and otherwise counts 0 for the lower bound and 1
+        for the upper one. So ``low <= exact AUC <= high`` always (up to the rounding of the
+        sums), the returned AUC is ``(low + high) / 2`` and is off by at most
+        ``(high - low) / 2``. The bounds are in ``sqlauc.compute("auc", ...,
+        method="binned")``: :class:`~sqlauc.AUCResult` ``auc_low_bound``, ``auc_high_bound``
+        and ``nonmonotone_bins`` (the bins whose scores are not all below the next bins' —
+        0 whenever the engine's arithmetic is IEEE; otherwise the bounds are 0 and 1 and a
+        warning says so). Scores outside [0, 1] (logits) land in the two end bins: the bounds
+        stay true but widen, use an exact method for them.
 
     Returns
     -------
     float
-        The AUC; NaN, with an :class:`~sqlauc.UndefinedMetricWarning`, when only one class is
-        present.
+        The AUC (with ``method="binned"``, the midpoint of its certified bounds); NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`, when only one class is present.
 
     See Also
     --------
@@ -214,5 +286,5 @@ def auc(
     0.875
     """
     given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
-             "where": where, "method": method, "max_fpr": max_fpr}  # fmt: skip
+             "where": where, "method": method, "max_fpr": max_fpr, "bins": bins}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given)).auc

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -18,6 +18,7 @@ from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
@@ -26,6 +27,9 @@ from sqlauc.pipeline import Evaluated
 EVALUATE_COLUMNS = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives",
                     "n_rows")  # fmt: skip
 _CI_COLUMNS = ("auc_se", "auc_low", "auc_high")
+#: The statistics columns with ``method="binned"`` (certified bounds instead of DeLong's).
+BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", "positives",
+                  "negatives", "n_rows")  # fmt: skip
 
 
 def slice_keys(options: Options) -> tuple[str, ...]:
@@ -39,7 +43,9 @@ def z_value(level: float) -> float:
 
 
 def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial`` and ``:max_fpr``."""
+    """``:with_ci``, ``:z``, ``:partial`` and ``:max_fpr``; ``:bins`` with method="binned"."""
+    if options.method == "binned":
+        return binned_params(options)
     return {
         "with_ci": options.ci is not None,
         "z": z_value(options.ci) if options.ci is not None else 0.0,
@@ -48,10 +54,23 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     }
 
 
+def binned_params(options: Options) -> dict[str, Param]:
+    """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
+    per-score placements)."""
+    for option in ("ci", "max_fpr"):
+        if getattr(options, option) is not None:
+            raise invalid(option, "evaluate", "None with method='binned' (it needs the exact "
+                          "per-score ranks; the binned bounds are auc_low_bound and "
+                          "auc_high_bound)", getattr(options, option))  # fmt: skip
+    return {"bins": binned_bins(options)}
+
+
 def shape(evaluated: Evaluated) -> pd.DataFrame:
     """One row per (slice, model) with a used row, sorted by slice then model order."""
     plan = evaluated.plan
     options = plan.options
+    if plan.method == "binned":
+        return binned_shape(evaluated)
     if options.ci is not None and plan.roles.weight is not None:
         fractional = sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows)
         if fractional:
@@ -100,13 +119,57 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
+def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
+    """method="binned": one row per (slice, model) with a used row, sorted by slice then
+    model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
+    nonmonotone warnings."""
+    plan = evaluated.plan
+    options = plan.options
+    kept = [r for r in evaluated.rows if r["n_used"]]
+    order = {name: i for i, name in enumerate(plan.roles.scores)}
+    slices = zip(options.by, (f"by_{i + 1}" for i in range(len(options.by))), strict=True)
+    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
+    data["model"] = [r["model"] for r in kept]
+    data["_order"] = [order[r["model"]] for r in kept]
+    for column in ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives"):
+        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+    data["nonmonotone_bins"] = pd.array([r["nonmonotone_bins"] for r in kept], dtype="int64")
+    data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
+    frame = pd.DataFrame(data)[[*options.by, "model", "_order", *BINNED_COLUMNS]]
+    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
+    frame = frame.drop(columns="_order")
+    undefined = int(frame["auc"].isna().sum())
+    if undefined:
+        checks.warn(
+            f"{undefined} of {len(frame)} (slice, model) rows have a single class: their AUC "
+            "is not defined (NaN).",
+            UndefinedMetricWarning,
+        )
+    nonmonotone = int(frame["nonmonotone_bins"].sum())
+    if nonmonotone:
+        warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
+    return frame
+
+
 _BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
-    formulations={"grouped": Formulation("evaluate")},
+    formulations={"grouped": Formulation("evaluate"), "binned": BINNED},
+    method_options={"bins": "binned"},
     shape=shape,
-    parameters=("label", "scores", "by", "weight", "pos_label", "where", "ci", "max_fpr"),
+    parameters=(
+        "label",
+        "scores",
+        "by",
+        "weight",
+        "pos_label",
+        "where",
+        "ci",
+        "max_fpr",
+        "method",
+        "bins",
+    ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows"),
     keys=slice_keys,
@@ -121,6 +184,13 @@ SPEC = MetricSpec(
             "weight": "sample_w",
             "ci": 0.9,
             "max_fpr": 0.1,
+        },
+        "evaluate_binned_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "ci": None,
+            "method": "binned",
+            "bins": 1000,
         },
     },
 )
@@ -149,6 +219,8 @@ def evaluate(
     max_fpr: float | None = None,
     metrics: Sequence[str] | None = None,
     dialect: str | None = None,
+    method: Literal["auto", "grouped", "binned"] = "auto",
+    bins: int | None = None,
 ) -> pd.DataFrame:
     """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC.
 
@@ -191,6 +263,16 @@ def evaluate(
         as :func:`auc` with ``max_fpr``.
     metrics : None
         Reserved for the extra metrics of issue 11 (log loss, ...); only None for now.
+    method : {"auto", "grouped", "binned"}, default "auto"
+        ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
+        ``method="binned"`` (score bins on [0, 1], one cheap scan): ``auc`` (the midpoint),
+        ``auc_low_bound`` and ``auc_high_bound`` (certified bounds on the exact AUC) and
+        ``nonmonotone_bins`` (0 unless the engine's arithmetic broke the bins' order; then
+        the bounds are 0 and 1, with a warning) replace ``auc_se``, ``auc_low``,
+        ``auc_high`` and ``pauc``; ``ci`` and ``max_fpr`` must be None. The others compute
+        the exact AUC.
+    bins : int, optional
+        With ``method="binned"`` only: the number of bins (default 4096), as in :func:`auc`.
 
     Returns
     -------
@@ -225,11 +307,11 @@ def evaluate(
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
-             "max_fpr": max_fpr}  # fmt: skip
+             "max_fpr": max_fpr, "method": method, "bins": bins}  # fmt: skip
     if metrics is not None:
         raise invalid("metrics", "evaluate", "None (the extra metrics are not implemented yet)",
                       metrics)  # fmt: skip
-    reserved = set(EVALUATE_COLUMNS) | {"model"}
+    reserved = set(EVALUATE_COLUMNS) | set(BINNED_COLUMNS) | {"model"}
     for name in given["by"] if isinstance(given["by"], tuple) else ():
         if name in reserved:
             raise invalid("by", "evaluate", "slice columns not named like an output column ("

@@ -70,6 +70,9 @@ class MetricSpec:
     option_variants : mapping
         Option name -> the variant it runs when it is not None; with it, ``method`` must be
         ``"auto"`` or ``"grouped"``.
+    method_options : mapping
+        Option name -> the method it belongs to (``bins=`` to ``"binned"``): the option must
+        be None with any other method.
     keys : callable, optional
         Options -> the keys the composer adds to every stage (evaluate: its slice columns
         ``by_1, ...`` and ``model``), like ``grouped`` adds ``grp``.
@@ -95,6 +98,7 @@ class MetricSpec:
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     variants: Mapping[str, Formulation] = field(default_factory=dict)
     option_variants: Mapping[str, str] = field(default_factory=dict)
+    method_options: Mapping[str, str] = field(default_factory=dict)
     keys: Callable[[Options], tuple[str, ...]] | None = None
 
     def methods(self) -> tuple[str, ...]:
