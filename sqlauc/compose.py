@@ -277,13 +277,17 @@ Projections = list[exp.Expr]
 
 
 def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Projections]:
-    """An overlay's counted (optional), per_key, totals and final projections."""
+    """An overlay's counted (optional), per_key (optional), totals and final projections.
+
+    An overlay without a ``per_key`` step adds nothing per key: its ``totals`` step reads the
+    columns of the metric's aggregate steps (evaluate's ``average_precision.sql`` reads the
+    per-score running sums of ``evaluate.sql``)."""
     tree = templates.parse(name)
     steps = {cte.alias: cte.this for cte in tree.find_all(exp.CTE)}
-    counted = steps.get(COUNTED)
+    counted, per_key = steps.get(COUNTED), steps.get("per_key")
     return (
         [p.copy() for p in counted.expressions] if counted is not None else [],
-        [p.copy() for p in steps["per_key"].expressions],
+        [p.copy() for p in per_key.expressions] if per_key is not None else [],
         [p.copy() for p in steps["totals"].expressions],
         [p.copy() for p in tree.expressions],
     )

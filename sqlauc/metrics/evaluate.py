@@ -1,9 +1,12 @@
-"""Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC).
+"""Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC,
+and with ``metrics=`` log loss, normalized entropy, calibration and average precision).
 
 The input is long (one row per (row, model), from one scan: see :func:`sqlauc.inputs._long`);
 the composer adds the slice columns ``by_1 .. by_S`` and ``model`` as keys to every stage of
 ``sql/evaluate.sql``, so the query is the AUC per (slice, model) with its DeLong variance from
-per-score totals.
+per-score totals. The extra metrics are overlays of that query (``sql/evaluate_log_loss.sql``,
+``sql/evaluate_calibration.sql``, ``sql/evaluate_average_precision.sql`` and the range check
+``sql/probability_range.sql``), appended only when ``metrics=`` asks for them.
 """
 
 from __future__ import annotations
@@ -17,15 +20,38 @@ import pandas as pd
 from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
-from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import Options, PosLabel, invalid
+from sqlauc.options import EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
 
-#: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``.
+#: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
+#: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
 EVALUATE_COLUMNS = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives",
                     "n_rows")  # fmt: skip
 _CI_COLUMNS = ("auc_se", "auc_low", "auc_high")
+#: scikit-learn's clipping of probabilities for float64 input: ``np.finfo(np.float64).eps``.
+FLOAT64_EPS = 2.0**-52
+#: The metrics that read the score as a probability (a score outside [0, 1] is refused).
+PROBABILITY_METRICS = ("log_loss", "ne", "calibration")
+#: metric -> the overlay template that computes it.
+METRIC_OVERLAYS = {
+    "log_loss": "evaluate_log_loss",
+    "ne": "evaluate_log_loss",
+    "calibration": "evaluate_calibration",
+    "average_precision": "evaluate_average_precision",
+}
+
+
+def metric_overlays(options: Options) -> tuple[str, ...]:
+    """The overlays ``metrics=`` asks for: the range check of the probability metrics, then
+    one template per metric (log_loss and ne share one), each once."""
+    wanted = [m for m in EVALUATE_METRICS if m in options.metrics]
+    overlays = ["probability_range"] if set(wanted) & set(PROBABILITY_METRICS) else []
+    for metric in wanted:
+        if METRIC_OVERLAYS[metric] not in overlays:
+            overlays.append(METRIC_OVERLAYS[metric])
+    return tuple(overlays)
 
 
 def slice_keys(options: Options) -> tuple[str, ...]:
@@ -39,13 +65,41 @@ def z_value(level: float) -> float:
 
 
 def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial`` and ``:max_fpr``."""
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping).
+
+    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
+    """
+    if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
+        raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
+                      "(it is their clipping of probabilities)", options.eps)  # fmt: skip
     return {
         "with_ci": options.ci is not None,
         "z": z_value(options.ci) if options.ci is not None else 0.0,
         "partial": options.max_fpr is not None,
         "max_fpr": float(options.max_fpr) if options.max_fpr is not None else 1.0,
+        "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
     }
+
+
+def _check_probabilities(evaluated: Evaluated) -> None:
+    """A DataError naming the score columns outside [0, 1] (probability metrics only)."""
+    counts: dict[str, int] = {}
+    for row in evaluated.rows:
+        n = int(row.get("n_score_out_of_range") or 0)
+        if n:
+            counts[row["model"]] = counts.get(row["model"], 0) + n
+    if counts:
+        scores = evaluated.plan.roles.scores
+        named = ", ".join(f"{name!r} ({counts[name]})" for name in scores if name in counts)
+        asked = [m for m in EVALUATE_METRICS if m in evaluated.plan.options.metrics
+                 and m in PROBABILITY_METRICS]  # fmt: skip
+        where = evaluated.plan.options.where
+        filtered = f" matching where={where!r}" if where else ""
+        raise DataError(
+            f"score column(s) {named} hold value(s) outside [0, 1]{filtered}; "
+            f"{', '.join(asked)} read the score as a probability (leave them out of "
+            "metrics=, or pass probabilities)"
+        )
 
 
 def shape(evaluated: Evaluated) -> pd.DataFrame:
@@ -64,6 +118,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "understates the variance; the AUC itself is computed with ci=None",
                 options.ci,
             )
+    _check_probabilities(evaluated)
     slices = [f"by_{i + 1}" for i in range(len(options.by))]
     kept = [r for r in evaluated.rows if r["n_used"]]
     order = {name: i for i, name in enumerate(plan.roles.scores)}
@@ -71,7 +126,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
-    for column in EVALUATE_COLUMNS[:-1]:
+    metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
+    for column in (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]):
         data[column] = pd.array([r[column] for r in kept], dtype="float64")
     data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
@@ -106,9 +162,21 @@ SPEC = MetricSpec(
     what="the evaluation",
     formulations={"grouped": Formulation("evaluate")},
     shape=shape,
-    parameters=("label", "scores", "by", "weight", "pos_label", "where", "ci", "max_fpr"),
+    parameters=(
+        "label",
+        "scores",
+        "by",
+        "weight",
+        "pos_label",
+        "where",
+        "ci",
+        "max_fpr",
+        "metrics",
+        "eps",
+    ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows"),
+    option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
     sampled=False,
@@ -121,6 +189,19 @@ SPEC = MetricSpec(
             "weight": "sample_w",
             "ci": 0.9,
             "max_fpr": 0.1,
+        },
+        "evaluate_metrics_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "ci": None,
+            "metrics": ("log_loss", "ne", "calibration", "average_precision"),
+        },
+        "evaluate_weighted_log_loss_eps": {
+            "label": "clicked",
+            "scores": ("Score",),
+            "weight": "sample_w",
+            "metrics": ("log_loss",),
+            "eps": 1e-12,
         },
     },
 )
@@ -147,10 +228,12 @@ def evaluate(
     where: str | None = None,
     ci: float | None = 0.95,
     max_fpr: float | None = None,
-    metrics: Sequence[str] | None = None,
+    metrics: str | Sequence[str] | None = None,
+    eps: float | None = None,
     dialect: str | None = None,
 ) -> pd.DataFrame:
-    """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC.
+    """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,
+    log loss, normalized entropy, calibration, average precision.
 
     One SQL query and one scan of the table, whatever the number of models K and slices S:
     the rows are read once and cross-joined with a constant K-row relation of the models (no
@@ -168,6 +251,21 @@ def evaluate(
         [auc_low, auc_high] = theta -/+ z auc_se, clipped to [0, 1],  z = Phi^-1((1 + ci) / 2)
 
     (pROC's ``ci.auc(method="delong")``), with SUM and SQRT only.
+
+    The extra ``metrics=`` are computed in the same query from the same per-score totals
+    (``w`` the weights of the used rows, ``p`` the score read as P(label = 1), ``P``/``N``
+    the weighted class totals, ``pos(s)``, ``pos_ge(s)``, ``neg_ge(s)`` the positives at
+    score ``s`` and the positives/negatives with a score ``>= s``)::
+
+        log_loss = -sum w (y ln q + (1 - y) ln(1 - q)) / (P + N),
+                   q = min(max(p, eps), 1 - eps)
+        ne = log_loss / H(P / (P + N)),   H(q) = -(q ln q + (1 - q) ln(1 - q))
+        calibration = sum w p / sum w y = sum w p / P
+        average_precision = sum_s (pos(s) / P) * pos_ge(s) / (pos_ge(s) + neg_ge(s))
+
+    ``log_loss`` is :func:`sklearn.metrics.log_loss` (``sample_weight=`` the weights), ``ne``
+    the normalized entropy of He et al. (2014), ``average_precision``
+    :func:`sklearn.metrics.average_precision_score` (tied scores are one threshold).
 
     Parameters
     ----------
@@ -189,8 +287,21 @@ def evaluate(
     max_fpr : float in (0, 1], optional
         Adds ``pauc``, the standardised partial AUC over FPR in [0, max_fpr] (McClish 1989),
         as :func:`auc` with ``max_fpr``.
-    metrics : None
-        Reserved for the extra metrics of issue 11 (log loss, ...); only None for now.
+    metrics : str or sequence of str, optional
+        Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"`` and
+        ``"average_precision"`` (formulas above); they come after ``auc`` .. ``pauc`` in
+        that order, whatever the order given. ``log_loss``, ``ne`` and ``calibration`` read
+        the score as a probability: a score column with a value outside [0, 1] is a
+        :class:`~sqlauc.DataError` naming it (counted in the same query). Undefined values
+        are NaN: ``ne`` with a single class, ``calibration`` without positives;
+        ``average_precision`` without positives is 0.0 (scikit-learn's value) and
+        ``log_loss`` is defined for a single class.
+    eps : float in (0, 0.5), optional
+        The clipping of ``p`` in ``log_loss`` and ``ne``: ``p`` is clipped to
+        ``[eps, 1 - eps]`` before the logarithms. The default is scikit-learn's for
+        float64, the machine epsilon ``2**-52`` (where clipping ``p`` and clipping ``1 - p``,
+        scikit-learn's way, give the same bits); TorchRec clamps ``p`` at ``1e-12``. Only
+        with ``log_loss`` or ``ne`` in ``metrics``.
 
     Returns
     -------
@@ -200,7 +311,8 @@ def evaluate(
         ``auc_se``, ``auc_low``, ``auc_high``, ``pauc`` (with ``max_fpr``), ``positives``,
         ``negatives`` (weighted), ``n_rows`` (rows used). A single-class (slice, model) has NaN
         values, a single positive or negative a NaN interval (an
-        :class:`~sqlauc.UndefinedMetricWarning` says how many).
+        :class:`~sqlauc.UndefinedMetricWarning` says how many). With ``metrics=``, one
+        column per metric after ``pauc``.
 
     References
     ----------
@@ -212,6 +324,8 @@ def evaluate(
     21(11), 1389-1393 (2014).
     D. K. McClish, "Analyzing a portion of the ROC curve", Medical Decision Making 9(3),
     190-195 (1989).
+    X. He et al., "Practical lessons from predicting clicks on ads at Facebook", ADKDD 2014
+    (normalized entropy).
 
     Examples
     --------
@@ -222,14 +336,16 @@ def evaluate(
       model       auc  positives  negatives  n_rows
     0     a  0.888889        3.0        3.0       6
     1     b  0.777778        3.0        3.0       6
+    >>> sqlauc.evaluate(None, df, scores="a", ci=None,
+    ...                 metrics=["log_loss", "average_precision"]).round(6)
+      model       auc  log_loss  average_precision  positives  negatives  n_rows
+    0     a  0.888889  0.369609           0.916667        3.0        3.0       6
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
-             "max_fpr": max_fpr}  # fmt: skip
-    if metrics is not None:
-        raise invalid("metrics", "evaluate", "None (the extra metrics are not implemented yet)",
-                      metrics)  # fmt: skip
-    reserved = set(EVALUATE_COLUMNS) | {"model"}
+             "max_fpr": max_fpr, "metrics": metrics, "eps": eps}  # fmt: skip
+    asked = as_names(metrics) if isinstance(metrics, (str, list, tuple)) else ()
+    reserved = set(EVALUATE_COLUMNS) | {"model"} | (set(asked) & set(EVALUATE_METRICS))
     for name in given["by"] if isinstance(given["by"], tuple) else ():
         if name in reserved:
             raise invalid("by", "evaluate", "slice columns not named like an output column ("
