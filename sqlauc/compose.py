@@ -84,6 +84,11 @@ class Formulation:
     counted_keys : tuple of str
         Input columns added to the key of the ``counted`` stage only (not to the later
         stages): compare's ``baseline_score``, which its core groups by beside the score.
+    after_counted : str or None
+        A stage template that reads ``counted`` and that the later stages read in its place
+        (under its own name): evaluate's per-group windows (``evaluate_groups.sql``) carry
+        every column of ``counted`` through ``*`` and add the group's columns, so
+        ``score_counts`` and the overlays read one relation, in one linear chain.
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -97,6 +102,7 @@ class Formulation:
     stages: tuple[tuple[str, str], ...] = ()
     rows: bool = False
     counted_keys: tuple[str, ...] = ()
+    after_counted: str | None = None
     weighted: bool = True
     uses_negative: bool = False
 
@@ -360,9 +366,18 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             stage.set("expressions", [*stage.expressions, *extra])
         if formulation.rows and template not in own_stages:
             per_row(stage)  # a shared stage, read per row
+        if relation != COUNTED and formulation.after_counted is not None:
+            for table in stage.find_all(exp.Table):
+                if table.name == COUNTED:  # read the stage after counted in its place
+                    table.set("this", exp.to_identifier(formulation.after_counted))
         keyed.extend([*(c.this for c in stage_ctes), stage])
         ctes.extend(stage_ctes)
         ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+        if relation == COUNTED and formulation.after_counted is not None:
+            after = templates.parse(formulation.after_counted)
+            keyed.append(after)
+            alias = exp.TableAlias(this=exp.to_identifier(formulation.after_counted))
+            ctes.append(exp.CTE(this=after, alias=alias))
     ctes.extend(own)
     for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
@@ -426,7 +441,8 @@ def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template
     stages = {template for _, template in _stages(composition.formulation)}
-    used = {core, *composition.overlays, *stages}
+    after = composition.formulation.after_counted
+    used = {core, *composition.overlays, *stages, *([after] if after else [])}
     for _, sub in composition.relations:
         used |= templates_used(sub)
     return used

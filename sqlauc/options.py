@@ -24,7 +24,7 @@ GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
 EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc")
 #: ... of those, the ones implemented in the one evaluate query so far.
-EVALUATE_METRICS_DONE = ("log_loss", "ne", "calibration", "average_precision")
+EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
 __all__ = ["Options", "PosLabel", "invalid", "validate"]
 

@@ -477,6 +477,7 @@ TSQL_PLAIN_LOSSY = {
     "evaluate_one_score_weighted_pauc",
     "evaluate_metrics_by_day",
     "evaluate_weighted_log_loss_eps",
+    "evaluate_gauc_by_day",
     "compare_by_day",
     "compare_weighted",
     "roc_curve",
@@ -527,6 +528,7 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
     parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
     expected: dict[tuple[Any, str], tuple[float, ...]] = {}
     used: dict[tuple[Any, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    groups: dict[tuple[Any, str], pd.DataFrame] = {}
     for key, part in parts:
         for model in options["scores"]:
             column = _EVALUATE_SCORES[model]
@@ -540,6 +542,7 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
             if len(usable) == 0:
                 continue
             used[(key, model)] = (y, s, w if w is not None else np.ones(len(s)))
+            groups[(key, model)] = usable
             if pos == 0 or neg == 0:
                 expected[(key, model)] = (math.nan,) * 5 + (pos, neg)
                 continue
@@ -578,6 +581,21 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
     asked = options.get("metrics", ())
     if asked:
         _check_evaluate_metrics(asked, options.get("eps"), used, rows, by)
+    if "gauc" in asked:  # the group is gw_col (gw in the reference frame)
+        assert options["group"] == GROUP_WEIGHT
+        for (key, model), usable in groups.items():
+            [r] = [r for r in rows if r["model"] == model and (not by or (
+                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+            want = gauc_reference(usable.assign(grp=usable["gw"]), group="grp", y_pos="y",
+                                  score=_EVALUATE_SCORES[model], weight="w" if weighted
+                                  else None, group_weight=options.get("group_weight",
+                                  "impressions"))["gauc"]  # fmt: skip
+            got = math.nan if r["gauc"] is None else float(r["gauc"])
+            assert (
+                math.isnan(got)
+                if math.isnan(want)
+                else (got == pytest.approx(want, abs=TOL, rel=0))
+            ), (key, model, got, want)
 
 
 def _check_evaluate_metrics(

@@ -179,7 +179,7 @@ EVALUATE_INVALID = [
     ("ci", 0),
     ("max_fpr", 0),
     ("max_fpr", 1.5),
-    ("metrics", ["gauc"]),
+    ("metrics", ["foo"]),
     ("metrics", ["log_loss", "log_loss"]),
     ("eps", 0.0),
     ("dialect", 5),

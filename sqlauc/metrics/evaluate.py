@@ -1,12 +1,14 @@
 """Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC,
-and with ``metrics=`` log loss, normalized entropy, calibration and average precision).
+and with ``metrics=`` log loss, normalized entropy, calibration, average precision and GAUC).
 
 The input is long (one row per (row, model), from one scan: see :func:`sqlauc.inputs._long`);
 the composer adds the slice columns ``by_1 .. by_S`` and ``model`` as keys to every stage of
 ``sql/evaluate.sql``, so the query is the AUC per (slice, model) with its DeLong variance from
 per-score totals. The extra metrics are overlays of that query (``sql/evaluate_log_loss.sql``,
 ``sql/evaluate_calibration.sql``, ``sql/evaluate_average_precision.sql`` and the range check
-``sql/probability_range.sql``), appended only when ``metrics=`` asks for them.
+``sql/probability_range.sql``), appended only when ``metrics=`` asks for them; GAUC
+(``sql/evaluate_gauc.sql``) reads the per-group stage ``sql/evaluate_groups.sql``, which
+the formulation puts between ``counted`` and ``score_counts`` (still one linear chain).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
+from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
@@ -40,7 +43,11 @@ METRIC_OVERLAYS = {
     "ne": "evaluate_log_loss",
     "calibration": "evaluate_calibration",
     "average_precision": "evaluate_average_precision",
+    "gauc": "evaluate_gauc",
 }
+#: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
+#: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
+_OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
 
 
 def metric_overlays(options: Options) -> tuple[str, ...]:
@@ -72,7 +79,17 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
         raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
                       "(it is their clipping of probabilities)", options.eps)  # fmt: skip
+    if ("gauc" in options.metrics) != (options.group is not None):
+        if options.group is None:
+            raise invalid("group", "evaluate", "a column name when metrics= includes 'gauc'",
+                          None)  # fmt: skip
+        raise invalid("group", "evaluate", "None unless metrics= includes 'gauc'",
+                      options.group)  # fmt: skip
+    if options.group is None and options.group_weight != "impressions":
+        raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
+                      "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
     return {
+        **group_params(options),
         "with_ci": options.ci is not None,
         "z": z_value(options.ci) if options.ci is not None else 0.0,
         "partial": options.max_fpr is not None,
@@ -161,6 +178,8 @@ SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
     formulations={"grouped": Formulation("evaluate")},
+    variants={"groups": _OVER_GROUPS},
+    option_variants={"group": "groups"},
     shape=shape,
     parameters=(
         "label",
@@ -173,6 +192,8 @@ SPEC = MetricSpec(
         "max_fpr",
         "metrics",
         "eps",
+        "group",
+        "group_weight",
     ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows"),
@@ -195,6 +216,14 @@ SPEC = MetricSpec(
             "by": ("user_id",),
             "ci": None,
             "metrics": ("log_loss", "ne", "calibration", "average_precision"),
+        },
+        "evaluate_gauc_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "group": "gw_col",
+            "group_weight": "clicks",
+            "ci": None,
+            "metrics": ("gauc", "average_precision"),
         },
         "evaluate_weighted_log_loss_eps": {
             "label": "clicked",
@@ -230,6 +259,8 @@ def evaluate(
     max_fpr: float | None = None,
     metrics: str | Sequence[str] | None = None,
     eps: float | None = None,
+    group: str | None = None,
+    group_weight: str = "impressions",
     dialect: str | None = None,
 ) -> pd.DataFrame:
     """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,
@@ -262,10 +293,12 @@ def evaluate(
         ne = log_loss / H(P / (P + N)),   H(q) = -(q ln q + (1 - q) ln(1 - q))
         calibration = sum w p / sum w y = sum w p / P
         average_precision = sum_s (pos(s) / P) * pos_ge(s) / (pos_ge(s) + neg_ge(s))
+        gauc = sum_g w_g AUC_g / sum_g w_g   over the groups with both classes
 
     ``log_loss`` is :func:`sklearn.metrics.log_loss` (``sample_weight=`` the weights), ``ne``
     the normalized entropy of He et al. (2014), ``average_precision``
-    :func:`sklearn.metrics.average_precision_score` (tied scores are one threshold).
+    :func:`sklearn.metrics.average_precision_score` (tied scores are one threshold),
+    ``gauc`` :func:`gauc`'s value per (slice, model) (each ``AUC_g`` exact, ties 1/2).
 
     Parameters
     ----------
@@ -288,20 +321,28 @@ def evaluate(
         Adds ``pauc``, the standardised partial AUC over FPR in [0, max_fpr] (McClish 1989),
         as :func:`auc` with ``max_fpr``.
     metrics : str or sequence of str, optional
-        Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"`` and
-        ``"average_precision"`` (formulas above); they come after ``auc`` .. ``pauc`` in
-        that order, whatever the order given. ``log_loss``, ``ne`` and ``calibration`` read
-        the score as a probability: a score column with a value outside [0, 1] is a
-        :class:`~sqlauc.DataError` naming it (counted in the same query). Undefined values
-        are NaN: ``ne`` with a single class, ``calibration`` without positives;
-        ``average_precision`` without positives is 0.0 (scikit-learn's value) and
-        ``log_loss`` is defined for a single class.
+        Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"``,
+        ``"average_precision"`` and ``"gauc"`` (formulas above; ``gauc`` needs ``group``);
+        they come after ``auc`` .. ``pauc`` in that order, whatever the order given.
+        ``log_loss``, ``ne`` and ``calibration`` read the score as a probability: a score
+        column with a value outside [0, 1] is a :class:`~sqlauc.DataError` naming it
+        (counted in the same query). Undefined values are NaN: ``ne`` with a single
+        class, ``calibration`` without positives; ``average_precision`` without positives
+        is 0.0 (scikit-learn's value) and ``log_loss`` is defined for a single class.
     eps : float in (0, 0.5), optional
         The clipping of ``p`` in ``log_loss`` and ``ne``: ``p`` is clipped to
         ``[eps, 1 - eps]`` before the logarithms. The default is scikit-learn's for
         float64, the machine epsilon ``2**-52`` (where clipping ``p`` and clipping ``1 - p``,
         scikit-learn's way, give the same bits); TorchRec clamps ``p`` at ``1e-12``. Only
         with ``log_loss`` or ``ne`` in ``metrics``.
+    group : str, optional
+        The group column of ``gauc`` (e.g. a user id), required with it and refused without
+        it. A row with a NULL group is in no group (left out of ``gauc`` only: it still
+        counts in the slice's other columns); a group with a single class is skipped, as
+        :func:`gauc` does. ``gauc`` is NaN when no group of the (slice, model) is used.
+    group_weight : str, default "impressions"
+        ``w_g`` of ``gauc``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
+        ``"uniform"`` or a column's name.
 
     Returns
     -------
@@ -343,7 +384,8 @@ def evaluate(
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
-             "max_fpr": max_fpr, "metrics": metrics, "eps": eps}  # fmt: skip
+             "max_fpr": max_fpr, "metrics": metrics, "eps": eps, "group": group,
+             "group_weight": group_weight}  # fmt: skip
     asked = as_names(metrics) if isinstance(metrics, (str, list, tuple)) else ()
     reserved = set(EVALUATE_COLUMNS) | {"model"} | (set(asked) & set(EVALUATE_METRICS))
     for name in given["by"] if isinstance(given["by"], tuple) else ():
