@@ -177,16 +177,19 @@ def test_one_scan_with_metrics(con, k):
 
 
 def test_sums_are_reproducible_across_threads():
-    """Unweighted: the same bits at 1 and 4 DuckDB threads (ordered sums over the scores)."""
+    """Unweighted: the same bits at 1 and 4 DuckDB threads (ordered sums over the scores, and
+    over the groups' shares for gauc)."""
     rng = np.random.default_rng(3)
     n = 300_000
     frame = pd.DataFrame({"label": (rng.random(n) < 0.2).astype(int),
-                          "p": rng.random(n), "day": rng.integers(0, 2, n)})  # fmt: skip
+                          "p": rng.random(n), "day": rng.integers(0, 2, n),
+                          "u": rng.integers(0, 5000, n)})  # fmt: skip
     bits = set()
     for threads in (1, 4, 1, 4):
         con = sqlauc_con(frame, threads)
-        got = sqlauc.evaluate(con, "t", scores="p", by="day", ci=None, metrics=METRICS)
-        bits.add(tuple(float(v).hex() for m in METRICS for v in got[m]))
+        got = sqlauc.evaluate(con, "t", scores="p", by="day", ci=None, metrics=[*METRICS, "gauc"],
+                              group="u")  # fmt: skip
+        bits.add(tuple(float(v).hex() for m in [*METRICS, "gauc"] for v in got[m]))
         con.close()
     assert len(bits) == 1
 
