@@ -84,6 +84,11 @@ class Formulation:
     counted_keys : tuple of str
         Input columns added to the key of the ``counted`` stage only (not to the later
         stages): compare's ``baseline_score``, which its core groups by beside the score.
+    after_counted : str or None
+        A stage template that reads ``counted`` and that the later stages read in its place
+        (under its own name): evaluate's per-group windows (``evaluate_groups.sql``) carry
+        every column of ``counted`` through ``*`` and add the group's columns, so
+        ``score_counts`` and the overlays read one relation, in one linear chain.
     weighted : bool
         Whether the formulation accepts a weight column.
     uses_negative : bool
@@ -100,6 +105,7 @@ class Formulation:
     stages: tuple[tuple[str, str], ...] = ()
     rows: bool = False
     counted_keys: tuple[str, ...] = ()
+    after_counted: str | None = None
     weighted: bool = True
     uses_negative: bool = False
     estimate: bool = False
@@ -176,6 +182,21 @@ def _truth(node: exp.Expr) -> bool | None:
     return None
 
 
+_OPERATORS = (exp.Binary, exp.Unary, exp.Between, exp.In)
+
+
+def _operand(value: exp.Expr, case: exp.Case) -> exp.Expr:
+    """The branch that replaces a folded CASE, parenthesized where the CASE was an operand of
+    an operator and the branch is an operation itself: ``CASE ... END * w`` whose branch is
+    ``a + b`` must become ``(a + b) * w``, not ``a + b * w`` (a CASE is one term; sqlglot
+    writes the tree as it is, without adding parentheses)."""
+    parent = case.parent
+    nested = isinstance(parent, _OPERATORS) and not isinstance(parent, exp.Paren)
+    if nested and isinstance(value, _OPERATORS) and not isinstance(value, exp.Paren):
+        return exp.Paren(this=value)
+    return value
+
+
 def _fold_node(node: exp.Expr) -> exp.Expr:
     if isinstance(node, (exp.And, exp.Or)):
         left, right = _truth(node.this), _truth(node.expression)
@@ -199,7 +220,7 @@ def _fold_node(node: exp.Expr) -> exp.Expr:
                 break
             branches.append(branch)
         if not branches:
-            return default if default is not None else exp.Null()
+            return _operand(default, node) if default is not None else exp.Null()
         node.set("ifs", branches)
         node.set("default", default)
         return node
@@ -281,13 +302,17 @@ Projections = list[exp.Expr]
 
 
 def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Projections]:
-    """An overlay's counted (optional), per_key, totals and final projections."""
+    """An overlay's counted (optional), per_key (optional), totals and final projections.
+
+    An overlay without a ``per_key`` step adds nothing per key: its ``totals`` step reads the
+    columns of the metric's aggregate steps (evaluate's ``average_precision.sql`` reads the
+    per-score running sums of ``evaluate.sql``)."""
     tree = templates.parse(name)
     steps = {cte.alias: cte.this for cte in tree.find_all(exp.CTE)}
-    counted = steps.get(COUNTED)
+    counted, per_key = steps.get(COUNTED), steps.get("per_key")
     return (
         [p.copy() for p in counted.expressions] if counted is not None else [],
-        [p.copy() for p in steps["per_key"].expressions],
+        [p.copy() for p in per_key.expressions] if per_key is not None else [],
         [p.copy() for p in steps["totals"].expressions],
         [p.copy() for p in tree.expressions],
     )
@@ -360,9 +385,18 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             stage.set("expressions", [*stage.expressions, *extra])
         if formulation.rows and template not in own_stages:
             per_row(stage)  # a shared stage, read per row
+        if relation != COUNTED and formulation.after_counted is not None:
+            for table in stage.find_all(exp.Table):
+                if table.name == COUNTED:  # read the stage after counted in its place
+                    table.set("this", exp.to_identifier(formulation.after_counted))
         keyed.extend([*(c.this for c in stage_ctes), stage])
         ctes.extend(stage_ctes)
         ctes.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+        if relation == COUNTED and formulation.after_counted is not None:
+            after = templates.parse(formulation.after_counted)
+            keyed.append(after)
+            alias = exp.TableAlias(this=exp.to_identifier(formulation.after_counted))
+            ctes.append(exp.CTE(this=after, alias=alias))
     ctes.extend(own)
     for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
@@ -426,7 +460,8 @@ def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template
     stages = {template for _, template in _stages(composition.formulation)}
-    used = {core, *composition.overlays, *stages}
+    after = composition.formulation.after_counted
+    used = {core, *composition.overlays, *stages, *([after] if after else [])}
     for _, sub in composition.relations:
         used |= templates_used(sub)
     return used

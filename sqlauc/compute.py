@@ -47,9 +47,10 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
         )
     validate(function, given, required=spec.required)
     names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
-             for k, v in given.items() if k in ("scores", "by")}  # fmt: skip
-    if names.get("by", ()) is None:
-        names["by"] = ()
+             for k, v in given.items() if k in ("scores", "by", "metrics")}  # fmt: skip
+    for key in ("by", "metrics"):
+        if key in names and names[key] is None:
+            names[key] = ()
     return Options(**(given | names))
 
 

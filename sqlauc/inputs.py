@@ -268,6 +268,19 @@ def _long(
         flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
                         default=exp.Literal.number(0))  # fmt: skip
         inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
+    if "grp" in needed:  # evaluate's gauc: the group, without build()'s NULL label for a
+        # NULL group (a row of no group is still a row of the slice's AUC)
+        if roles.group is None:
+            raise ValueError("this metric needs a group column")
+        group = normalised(roles.group, roles.group_type, dialect, numeric=False)
+        inner.select(exp.alias_(group, "grp", copy=False), copy=False)
+    if "gw" in needed:
+        gw = (
+            _as_double(roles.group_weight_column)
+            if roles.group_weight_column is not None
+            else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
+        )
+        inner.select(exp.alias_(gw, "gw", copy=False), copy=False)
     by_types = roles.by_types or ("",) * len(roles.by)
     slices = [f"by_{i + 1}" for i in range(len(roles.by))]
     for name, column_name, type_name in zip(slices, roles.by, by_types, strict=True):
@@ -280,7 +293,7 @@ def _long(
 
     projections: list[exp.Expr] = [exp.alias_(own(n), n) for n in slices if n in needed]
     projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight",
-                    "any_null_score") if n in needed]  # fmt: skip
+                    "any_null_score", "grp", "gw") if n in needed]  # fmt: skip
     paired = "baseline_score" in needed  # compare: the models after the baseline
     if paired:
         projections.append(exp.alias_(own(score_names[0]), "baseline_score"))

@@ -24,6 +24,10 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 #: The most score bins ``method="binned"`` takes (``bins=``).
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+#: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
+EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc")
+#: ... of those, the ones implemented in the one evaluate query so far.
+EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
 __all__ = ["Options", "PosLabel", "invalid", "validate"]
 
@@ -47,6 +51,8 @@ class Options:
     ci: float | None = 0.95
     level: float = 0.95
     bins: int | None = None
+    metrics: tuple[str, ...] = ()
+    eps: float | None = None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -144,9 +150,17 @@ CONSTRAINTS: dict[str, Constraint] = {
     ),
     "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
     "metrics": Constraint(
-        "None (the extra metrics log_loss, ne, calibration, average_precision and gauc are "
-        "not implemented yet)",
-        lambda v: v is None,
+        "None, or one or a list of distinct names among "
+        + ", ".join(repr(m) for m in EVALUATE_METRICS_DONE),
+        lambda v: (
+            v is None
+            or v in EVALUATE_METRICS_DONE
+            or (_names(v, empty=False) and all(m in EVALUATE_METRICS_DONE for m in v))
+        ),
+    ),
+    "eps": Constraint(
+        "a float in (0, 0.5) (the clipping of probabilities in log loss) or None",
+        lambda v: v is None or (_fraction(v, closed=False) and v < 0.5),
     ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlauc import dialects, metrics, pipeline
+from sqlauc import dialects, pipeline
+from sqlauc import metrics as registry
 from sqlauc.compute import Table, options_for, source_on
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import open_engine
@@ -50,6 +51,8 @@ def sql(
     ci: float | None = 0.95,
     level: float = 0.95,
     bins: int | None = None,
+    metrics: str | Sequence[str] | None = None,
+    eps: float | None = None,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -78,9 +81,11 @@ def sql(
     max_fpr : float in (0, 1], optional
         For ``"auc"``: the standardised partial AUC query (``sql/auc_partial.sql``); for
         ``"evaluate"``: its ``pauc`` column.
-    scores, by, ci
+    scores, by, ci, metrics, eps
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
-        (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``).
+        (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``;
+        ``metrics=`` adds their columns, and ``n_score_out_of_range`` for the metrics that
+        read probabilities).
     bins : int, optional
         For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).
     scores, by, level
@@ -110,16 +115,18 @@ def sql(
       FROM {{ ref('preds') }}
     ...
     """
-    if not isinstance(metric, str) or metric not in metrics.names():
-        raise invalid("metric", "sql", "one of " + ", ".join(map(repr, metrics.names())),
+    if not isinstance(metric, str) or metric not in registry.names():
+        raise invalid("metric", "sql", "one of " + ", ".join(map(repr, registry.names())),
                       metric)  # fmt: skip
-    spec = metrics.get(metric)
+    spec = registry.get(metric)
     validate("sql", {"table": table})
     values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
               "level": level, "bins": bins}  # fmt: skip
+    values |= {name: value for name, value in (("metrics", metrics), ("eps", eps))
+               if value is not None}  # fmt: skip
     if metric in ("evaluate", "compare"):
         values = {k: v for k, v in values.items() if k != "score"}
         values |= {"scores": as_names(scores if scores is not None else ("score",)),

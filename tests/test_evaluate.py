@@ -136,7 +136,7 @@ def test_fractional_weights_refuse_ci():
 @pytest.mark.parametrize(
     ("option", "value"),
     [("scores", []), ("scores", ["a", "a"]), ("scores", 3), ("by", 3), ("ci", 1.0), ("ci", 0),
-     ("max_fpr", 0), ("metrics", ["log_loss"]), ("by", "auc")],
+     ("max_fpr", 0), ("metrics", ["foo"]), ("by", "auc")],
 )  # fmt: skip
 def test_invalid_options(option, value):
     frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2], "auc": [1, 2]})

@@ -58,15 +58,21 @@ from golden.regenerate import (
     WEIGHT,
 )
 from reference import (
+    FLOAT64_EPS,
     binned_certified_bounds,
     brute_auc,
     brute_roc,
+    calibration_ref,
     delong_ci,
     delong_paired,
     delong_variance,
     gauc_reference,
+    log_loss_ref,
+    normalized_entropy_ref,
     partial_auc,
 )
+from sklearn.metrics import average_precision_score
+from sklearn.metrics import log_loss as sk_log_loss
 from sqlglot import exp
 
 import sqlauc
@@ -132,7 +138,7 @@ def test_cases_cover_every_template():
         plan = pipeline.plan(
             spec, Options(**options), resolve(TABLE), engine=None, dialect=dialects.default()
         )
-        used |= compose.templates_used(spec.composition(plan.method))
+        used |= compose.templates_used(spec.composition(plan.method, plan.options))
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
 
@@ -454,6 +460,9 @@ TSQL_PLAIN_LOSSY = {
     "auc_partial",
     "evaluate_by_day",
     "evaluate_one_score_weighted_pauc",
+    "evaluate_metrics_by_day",
+    "evaluate_weighted_log_loss_eps",
+    "evaluate_gauc_by_day",
     "compare_by_day",
     "compare_weighted",
     "roc_curve",
@@ -498,7 +507,7 @@ _EVALUATE_SCORES = {SCORE: "score", GROUP_WEIGHT: "gw", WEIGHT: "w"}
 def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
     """evaluate's rows against the brute-force DeLong placements and the pAUC reference, per
     (slice, model): the slice is the group column (a NULL group is a slice of its own)."""
-    weighted, level, max_fpr = "weight" in options, options["ci"], options.get("max_fpr")
+    weighted, level, max_fpr = "weight" in options, options.get("ci", 0.95), options.get("max_fpr")
     by = options.get("by", ())
     assert tuple(by) in ((), (GROUP,))
     binned = options.get("method") == "binned"
@@ -507,6 +516,8 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
         columns = ("auc", "auc_low_bound", "auc_high_bound", "", "", "positives", "negatives")
     parts = ref.groupby("g", dropna=False) if by else [(None, ref)]
     expected: dict[tuple[Any, str], tuple[float, ...]] = {}
+    used: dict[tuple[Any, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    groups: dict[tuple[Any, str], pd.DataFrame] = {}
     for key, part in parts:
         for model in options["scores"]:
             column = _EVALUATE_SCORES[model]
@@ -519,6 +530,8 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
             neg = float(w[~y].sum()) if w is not None else float((~y).sum())
             if len(usable) == 0:
                 continue
+            used[(key, model)] = (y, s, w if w is not None else np.ones(len(s)))
+            groups[(key, model)] = usable
             if pos == 0 or neg == 0:
                 expected[(key, model)] = (math.nan,) * 5 + (pos, neg)
                 continue
@@ -529,7 +542,8 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
                                           neg)  # fmt: skip
                 continue
             auc, _, se = delong_variance(y, s, w)
-            low, high = delong_ci(y, s, w, level=level)
+            low, high = delong_ci(y, s, w, level=level) if level else (math.nan, math.nan)
+            se = se if level else math.nan
             pauc = partial_auc(y, s, max_fpr, w) if max_fpr else math.nan
             expected[(key, model)] = (auc, se, low, high, pauc, pos, neg)
     k, read = len(options["scores"]), ref[ref["w"] != 0] if weighted else ref
@@ -558,6 +572,61 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
                               strict=True):  # fmt: skip
             assert math.isnan(g) if math.isnan(e) else g == pytest.approx(e, abs=TOL, rel=0), (
                 key, model, what, g, e)  # fmt: skip
+    asked = options.get("metrics", ())
+    if asked:
+        _check_evaluate_metrics(asked, options.get("eps"), used, rows, by)
+    if "gauc" in asked:  # the group is gw_col (gw in the reference frame)
+        assert options["group"] == GROUP_WEIGHT
+        for (key, model), usable in groups.items():
+            [r] = [r for r in rows if r["model"] == model and (not by or (
+                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+            want = gauc_reference(usable.assign(grp=usable["gw"]), group="grp", y_pos="y",
+                                  score=_EVALUATE_SCORES[model], weight="w" if weighted
+                                  else None, group_weight=options.get("group_weight",
+                                  "impressions"))["gauc"]  # fmt: skip
+            got = math.nan if r["gauc"] is None else float(r["gauc"])
+            assert (
+                math.isnan(got)
+                if math.isnan(want)
+                else (got == pytest.approx(want, abs=TOL, rel=0))
+            ), (key, model, got, want)
+
+
+def _check_evaluate_metrics(
+    asked: tuple[str, ...], eps: float | None, used: dict, rows: list[dict], by: Any
+) -> None:
+    """evaluate's metrics= columns against scikit-learn and tests/reference.py per (slice,
+    model); a score column outside [0, 1] (gw_col) is counted in n_score_out_of_range."""
+    for (key, model), (y, s, w) in used.items():
+        [r] = [r for r in rows if r["model"] == model and (not by or (
+            r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+        if "average_precision" in asked:
+            want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
+            assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
+        probability = {"log_loss", "ne", "calibration"} & set(asked)
+        if not probability:
+            continue
+        if ((s < 0) | (s > 1)).any():
+            assert r["n_score_out_of_range"] > 0, (key, model)
+            continue
+        assert r["n_score_out_of_range"] == 0, (key, model)
+        clip = eps if eps is not None else FLOAT64_EPS
+        want_metrics = {
+            "log_loss": log_loss_ref(y, s, w, clip),
+            "ne": normalized_entropy_ref(y, s, w, clip),
+            "calibration": calibration_ref(y, s, w),
+        }
+        if eps is None and y.any() and not y.all():
+            sk = sk_log_loss(y, s, sample_weight=w, labels=[False, True])
+            assert want_metrics["log_loss"] == pytest.approx(sk, abs=TOL, rel=0)
+        for metric in probability:
+            got = math.nan if r[metric] is None else float(r[metric])
+            want = want_metrics[metric]
+            assert (
+                math.isnan(got)
+                if math.isnan(want)
+                else (got == pytest.approx(want, abs=TOL, rel=0))
+            ), (key, model, metric, got, want)
 
 
 def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:

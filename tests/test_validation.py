@@ -186,7 +186,9 @@ EVALUATE_INVALID = [
     ("ci", 0),
     ("max_fpr", 0),
     ("max_fpr", 1.5),
-    ("metrics", ["log_loss"]),
+    ("metrics", ["foo"]),
+    ("metrics", ["log_loss", "log_loss"]),
+    ("eps", 0.0),
     ("dialect", 5),
 ]
 

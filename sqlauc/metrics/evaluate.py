@@ -1,9 +1,14 @@
-"""Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC).
+"""Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC,
+and with ``metrics=`` log loss, normalized entropy, calibration, average precision and GAUC).
 
 The input is long (one row per (row, model), from one scan: see :func:`sqlauc.inputs._long`);
 the composer adds the slice columns ``by_1 .. by_S`` and ``model`` as keys to every stage of
 ``sql/evaluate.sql``, so the query is the AUC per (slice, model) with its DeLong variance from
-per-score totals.
+per-score totals. The extra metrics are overlays of that query (``sql/evaluate_log_loss.sql``,
+``sql/evaluate_calibration.sql``, ``sql/evaluate_average_precision.sql`` and the range check
+``sql/probability_range.sql``), appended only when ``metrics=`` asks for them; GAUC
+(``sql/evaluate_gauc.sql``) reads the per-group stage ``sql/evaluate_groups.sql``, which
+the formulation puts between ``counted`` and ``score_counts`` (still one linear chain).
 """
 
 from __future__ import annotations
@@ -17,19 +22,47 @@ import pandas as pd
 from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
-from sqlauc.errors import UndefinedMetricWarning
+from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
+from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import Options, PosLabel, invalid
+from sqlauc.options import EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
 
-#: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``.
+#: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
+#: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
 EVALUATE_COLUMNS = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives",
                     "n_rows")  # fmt: skip
 _CI_COLUMNS = ("auc_se", "auc_low", "auc_high")
 #: The statistics columns with ``method="binned"`` (certified bounds instead of DeLong's).
 BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", "positives",
                   "negatives", "n_rows")  # fmt: skip
+#: scikit-learn's clipping of probabilities for float64 input: ``np.finfo(np.float64).eps``.
+FLOAT64_EPS = 2.0**-52
+#: The metrics that read the score as a probability (a score outside [0, 1] is refused).
+PROBABILITY_METRICS = ("log_loss", "ne", "calibration")
+#: metric -> the overlay template that computes it.
+METRIC_OVERLAYS = {
+    "log_loss": "evaluate_log_loss",
+    "ne": "evaluate_log_loss",
+    "calibration": "evaluate_calibration",
+    "average_precision": "evaluate_average_precision",
+    "gauc": "evaluate_gauc",
+}
+#: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
+#: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
+_OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
+
+
+def metric_overlays(options: Options) -> tuple[str, ...]:
+    """The overlays ``metrics=`` asks for: the range check of the probability metrics, then
+    one template per metric (log_loss and ne share one), each once."""
+    wanted = [m for m in EVALUATE_METRICS if m in options.metrics]
+    overlays = ["probability_range"] if set(wanted) & set(PROBABILITY_METRICS) else []
+    for metric in wanted:
+        if METRIC_OVERLAYS[metric] not in overlays:
+            overlays.append(METRIC_OVERLAYS[metric])
+    return tuple(overlays)
 
 
 def slice_keys(options: Options) -> tuple[str, ...]:
@@ -43,26 +76,65 @@ def z_value(level: float) -> float:
 
 
 def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial`` and ``:max_fpr``; ``:bins`` with method="binned"."""
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
+    ``:bins`` with method="binned".
+
+    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
+    """
     if options.method == "binned":
         return binned_params(options)
+    if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
+        raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
+                      "(it is their clipping of probabilities)", options.eps)  # fmt: skip
+    if ("gauc" in options.metrics) != (options.group is not None):
+        if options.group is None:
+            raise invalid("group", "evaluate", "a column name when metrics= includes 'gauc'",
+                          None)  # fmt: skip
+        raise invalid("group", "evaluate", "None unless metrics= includes 'gauc'",
+                      options.group)  # fmt: skip
+    if options.group is None and options.group_weight != "impressions":
+        raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
+                      "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
     return {
+        **group_params(options),
         "with_ci": options.ci is not None,
         "z": z_value(options.ci) if options.ci is not None else 0.0,
         "partial": options.max_fpr is not None,
         "max_fpr": float(options.max_fpr) if options.max_fpr is not None else 1.0,
+        "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
     }
 
 
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
     per-score placements)."""
-    for option in ("ci", "max_fpr"):
-        if getattr(options, option) is not None:
-            raise invalid(option, "evaluate", "None with method='binned' (it needs the exact "
-                          "per-score ranks; the binned bounds are auc_low_bound and "
-                          "auc_high_bound)", getattr(options, option))  # fmt: skip
+    for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+        if getattr(options, option) not in (None, ()):
+            raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
+                          "rows per score bin, not per score; its bounds are auc_low_bound "
+                          "and auc_high_bound)", getattr(options, option))  # fmt: skip
     return {"bins": binned_bins(options)}
+
+
+def _check_probabilities(evaluated: Evaluated) -> None:
+    """A DataError naming the score columns outside [0, 1] (probability metrics only)."""
+    counts: dict[str, int] = {}
+    for row in evaluated.rows:
+        n = int(row.get("n_score_out_of_range") or 0)
+        if n:
+            counts[row["model"]] = counts.get(row["model"], 0) + n
+    if counts:
+        scores = evaluated.plan.roles.scores
+        named = ", ".join(f"{name!r} ({counts[name]})" for name in scores if name in counts)
+        asked = [m for m in EVALUATE_METRICS if m in evaluated.plan.options.metrics
+                 and m in PROBABILITY_METRICS]  # fmt: skip
+        where = evaluated.plan.options.where
+        filtered = f" matching where={where!r}" if where else ""
+        raise DataError(
+            f"score column(s) {named} hold value(s) outside [0, 1]{filtered}; "
+            f"{', '.join(asked)} read the score as a probability (leave them out of "
+            "metrics=, or pass probabilities)"
+        )
 
 
 def shape(evaluated: Evaluated) -> pd.DataFrame:
@@ -83,6 +155,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "understates the variance; the AUC itself is computed with ci=None",
                 options.ci,
             )
+    _check_probabilities(evaluated)
     slices = [f"by_{i + 1}" for i in range(len(options.by))]
     kept = [r for r in evaluated.rows if r["n_used"]]
     order = {name: i for i, name in enumerate(plan.roles.scores)}
@@ -90,7 +163,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
-    for column in EVALUATE_COLUMNS[:-1]:
+    metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
+    for column in (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]):
         data[column] = pd.array([r[column] for r in kept], dtype="float64")
     data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
@@ -157,6 +231,8 @@ SPEC = MetricSpec(
     what="the evaluation",
     formulations={"grouped": Formulation("evaluate"), "binned": BINNED},
     method_options={"bins": "binned"},
+    variants={"groups": _OVER_GROUPS},
+    option_variants={"group": "groups"},
     shape=shape,
     parameters=(
         "label",
@@ -169,9 +245,14 @@ SPEC = MetricSpec(
         "max_fpr",
         "method",
         "bins",
+        "metrics",
+        "eps",
+        "group",
+        "group_weight",
     ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows"),
+    option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
     sampled=False,
@@ -191,6 +272,27 @@ SPEC = MetricSpec(
             "ci": None,
             "method": "binned",
             "bins": 1000,
+        },
+        "evaluate_metrics_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "ci": None,
+            "metrics": ("log_loss", "ne", "calibration", "average_precision"),
+        },
+        "evaluate_gauc_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "group": "gw_col",
+            "group_weight": "clicks",
+            "ci": None,
+            "metrics": ("gauc", "average_precision"),
+        },
+        "evaluate_weighted_log_loss_eps": {
+            "label": "clicked",
+            "scores": ("Score",),
+            "weight": "sample_w",
+            "metrics": ("log_loss",),
+            "eps": 1e-12,
         },
     },
 )
@@ -217,12 +319,16 @@ def evaluate(
     where: str | None = None,
     ci: float | None = 0.95,
     max_fpr: float | None = None,
-    metrics: Sequence[str] | None = None,
+    metrics: str | Sequence[str] | None = None,
+    eps: float | None = None,
+    group: str | None = None,
+    group_weight: str = "impressions",
     dialect: str | None = None,
     method: Literal["auto", "grouped", "binned"] = "auto",
     bins: int | None = None,
 ) -> pd.DataFrame:
-    """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC.
+    """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,
+    log loss, normalized entropy, calibration, average precision.
 
     One SQL query and one scan of the table, whatever the number of models K and slices S:
     the rows are read once and cross-joined with a constant K-row relation of the models (no
@@ -240,6 +346,23 @@ def evaluate(
         [auc_low, auc_high] = theta -/+ z auc_se, clipped to [0, 1],  z = Phi^-1((1 + ci) / 2)
 
     (pROC's ``ci.auc(method="delong")``), with SUM and SQRT only.
+
+    The extra ``metrics=`` are computed in the same query from the same per-score totals
+    (``w`` the weights of the used rows, ``p`` the score read as P(label = 1), ``P``/``N``
+    the weighted class totals, ``pos(s)``, ``pos_ge(s)``, ``neg_ge(s)`` the positives at
+    score ``s`` and the positives/negatives with a score ``>= s``)::
+
+        log_loss = -sum w (y ln q + (1 - y) ln(1 - q)) / (P + N),
+                   q = min(max(p, eps), 1 - eps)
+        ne = log_loss / H(P / (P + N)),   H(q) = -(q ln q + (1 - q) ln(1 - q))
+        calibration = sum w p / sum w y = sum w p / P
+        average_precision = sum_s (pos(s) / P) * pos_ge(s) / (pos_ge(s) + neg_ge(s))
+        gauc = sum_g w_g AUC_g / sum_g w_g   over the groups with both classes
+
+    ``log_loss`` is :func:`sklearn.metrics.log_loss` (``sample_weight=`` the weights), ``ne``
+    the normalized entropy of He et al. (2014), ``average_precision``
+    :func:`sklearn.metrics.average_precision_score` (tied scores are one threshold),
+    ``gauc`` :func:`gauc`'s value per (slice, model) (each ``AUC_g`` exact, ties 1/2).
 
     Parameters
     ----------
@@ -261,8 +384,29 @@ def evaluate(
     max_fpr : float in (0, 1], optional
         Adds ``pauc``, the standardised partial AUC over FPR in [0, max_fpr] (McClish 1989),
         as :func:`auc` with ``max_fpr``.
-    metrics : None
-        Reserved for the extra metrics of issue 11 (log loss, ...); only None for now.
+    metrics : str or sequence of str, optional
+        Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"``,
+        ``"average_precision"`` and ``"gauc"`` (formulas above; ``gauc`` needs ``group``);
+        they come after ``auc`` .. ``pauc`` in that order, whatever the order given.
+        ``log_loss``, ``ne`` and ``calibration`` read the score as a probability: a score
+        column with a value outside [0, 1] is a :class:`~sqlauc.DataError` naming it
+        (counted in the same query). Undefined values are NaN: ``ne`` with a single
+        class, ``calibration`` without positives; ``average_precision`` without positives
+        is 0.0 (scikit-learn's value) and ``log_loss`` is defined for a single class.
+    eps : float in (0, 0.5), optional
+        The clipping of ``p`` in ``log_loss`` and ``ne``: ``p`` is clipped to
+        ``[eps, 1 - eps]`` before the logarithms. The default is scikit-learn's for
+        float64, the machine epsilon ``2**-52`` (where clipping ``p`` and clipping ``1 - p``,
+        scikit-learn's way, give the same bits); TorchRec clamps ``p`` at ``1e-12``. Only
+        with ``log_loss`` or ``ne`` in ``metrics``.
+    group : str, optional
+        The group column of ``gauc`` (e.g. a user id), required with it and refused without
+        it. A row with a NULL group is in no group (left out of ``gauc`` only: it still
+        counts in the slice's other columns); a group with a single class is skipped, as
+        :func:`gauc` does. ``gauc`` is NaN when no group of the (slice, model) is used.
+    group_weight : str, default "impressions"
+        ``w_g`` of ``gauc``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
+        ``"uniform"`` or a column's name.
     method : {"auto", "grouped", "binned"}, default "auto"
         ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
         ``method="binned"`` (score bins on [0, 1], one cheap scan): ``auc`` (the midpoint),
@@ -282,7 +426,8 @@ def evaluate(
         ``auc_se``, ``auc_low``, ``auc_high``, ``pauc`` (with ``max_fpr``), ``positives``,
         ``negatives`` (weighted), ``n_rows`` (rows used). A single-class (slice, model) has NaN
         values, a single positive or negative a NaN interval (an
-        :class:`~sqlauc.UndefinedMetricWarning` says how many).
+        :class:`~sqlauc.UndefinedMetricWarning` says how many). With ``metrics=``, one
+        column per metric after ``pauc``.
 
     References
     ----------
@@ -294,6 +439,8 @@ def evaluate(
     21(11), 1389-1393 (2014).
     D. K. McClish, "Analyzing a portion of the ROC curve", Medical Decision Making 9(3),
     190-195 (1989).
+    X. He et al., "Practical lessons from predicting clicks on ads at Facebook", ADKDD 2014
+    (normalized entropy).
 
     Examples
     --------
@@ -304,14 +451,18 @@ def evaluate(
       model       auc  positives  negatives  n_rows
     0     a  0.888889        3.0        3.0       6
     1     b  0.777778        3.0        3.0       6
+    >>> sqlauc.evaluate(None, df, scores="a", ci=None,
+    ...                 metrics=["log_loss", "average_precision"]).round(6)
+      model       auc  log_loss  average_precision  positives  negatives  n_rows
+    0     a  0.888889  0.369609           0.916667        3.0        3.0       6
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
-             "max_fpr": max_fpr, "method": method, "bins": bins}  # fmt: skip
-    if metrics is not None:
-        raise invalid("metrics", "evaluate", "None (the extra metrics are not implemented yet)",
-                      metrics)  # fmt: skip
-    reserved = set(EVALUATE_COLUMNS) | set(BINNED_COLUMNS) | {"model"}
+             "max_fpr": max_fpr, "method": method, "bins": bins, "metrics": metrics, "eps": eps,
+             "group": group, "group_weight": group_weight}  # fmt: skip
+    asked = as_names(metrics) if isinstance(metrics, (str, list, tuple)) else ()
+    reserved = (set(EVALUATE_COLUMNS) | set(BINNED_COLUMNS) | {"model"}
+                | (set(asked) & set(EVALUATE_METRICS)))  # fmt: skip
     for name in given["by"] if isinstance(given["by"], tuple) else ():
         if name in reserved:
             raise invalid("by", "evaluate", "slice columns not named like an output column ("

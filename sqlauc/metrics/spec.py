@@ -43,6 +43,10 @@ class MetricSpec:
         Relations the core reads that are other metrics' queries (gauc reads group_auc).
     overlays : tuple of str
         The templates appended by the composer (``diagnostics``, ``group_weight``).
+    option_overlays : callable, optional
+        Options -> more overlays appended after ``overlays`` for this call (evaluate's
+        ``metrics=``: ``log_loss``, ``calibration``, ...); a query that asks for none is the
+        query without them.
     final_when : str, optional
         The rows of the result that carry the overlays' columns (the ROC origin).
     params : callable
@@ -88,6 +92,7 @@ class MetricSpec:
     grouped: bool = False
     reads: Mapping[str, str] = field(default_factory=dict)
     overlays: tuple[str, ...] = ("diagnostics",)
+    option_overlays: Callable[[Options], tuple[str, ...]] | None = None
     final_when: str | None = None
     params: Callable[[Options], dict[str, Param]] = _no_params
     dialect_default: bool = False
@@ -121,9 +126,10 @@ class MetricSpec:
         ``variants``)."""
         from sqlauc import metrics
 
+        extra = self.option_overlays(options or Options()) if self.option_overlays else ()
         return Composition(
             formulation={**self.formulations, **self.variants}[method],
-            overlays=self.overlays,
+            overlays=(*self.overlays, *extra),
             grouped=self.grouped,
             keys=self.keys(options or Options()) if self.keys is not None else (),
             final_when=self.final_when,

@@ -1,0 +1,279 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.by_1 AS by_1,
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.any_null_score AS any_null_score,
+    sqlauc_rows.grp AS grp,
+    sqlauc_models.model AS model,
+    CASE sqlauc_models.model
+      WHEN 'Score'
+      THEN sqlauc_rows.score_1
+      WHEN 'gw_col'
+      THEN sqlauc_rows.score_2
+    END AS score
+  FROM (
+    SELECT
+      CAST("clicked" = 1 AS INTEGER) AS label,
+      "clicked" AS label_value,
+      "Score" AS score_1,
+      "gw_col" AS score_2,
+      CASE WHEN "Score" IS NULL OR "gw_col" IS NULL THEN 1 ELSE 0 END AS any_null_score,
+      "gw_col" AS grp,
+      "user_id" AS by_1
+    FROM "analytics"."events"
+  ) AS sqlauc_rows
+  CROSS JOIN (
+    SELECT
+      'Score' AS model
+    UNION ALL
+    SELECT
+      'gw_col' AS model
+  ) AS sqlauc_models
+), counted AS (
+  SELECT
+    by_1,
+    model,
+    grp,
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    CAST(COUNT(*) AS DOUBLE) AS w,
+    CAST(0 AS BIGINT) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight,
+    CAST(0 AS BIGINT) AS n_fractional_weight,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+  FROM sqlauc_input
+  GROUP BY
+    by_1,
+    model,
+    grp,
+    score,
+    label_value,
+    label
+), evaluate_groups AS (
+  SELECT
+    *,
+    CASE
+      WHEN g_row = 1 AND NOT grp IS NULL AND g_pos > 0 AND g_neg > 0
+      THEN g_pos
+      ELSE 0.0
+    END AS gauc_weight,
+    CASE
+      WHEN label = 1 AND NOT score IS NULL AND NOT grp IS NULL AND g_pos > 0 AND g_neg > 0
+      THEN CAST((
+        g_pos
+      ) * w * (
+        g_neg_ge - CAST(g_neg_tied AS DOUBLE) / 2.0
+      ) AS DOUBLE) / NULLIF(g_pos * g_neg, 0)
+      ELSE 0.0
+    END AS gauc_loss,
+    CASE
+      WHEN g_row = 1 AND NOT grp IS NULL AND g_pos > 0 AND g_neg > 0
+      THEN CAST(1 AS BIGINT)
+      ELSE CAST(0 AS BIGINT)
+    END AS group_used,
+    CASE
+      WHEN g_row = 1 AND NOT grp IS NULL AND g_used > 0 AND (
+        g_pos = 0 OR g_neg = 0
+      )
+      THEN CAST(1 AS BIGINT)
+      ELSE CAST(0 AS BIGINT)
+    END AS group_skipped
+  FROM (
+    SELECT
+      *,
+      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (
+        PARTITION BY by_1, model, grp
+        ORDER BY score DESC, (
+          1 - label
+        ) DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS g_neg_ge,
+      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp, score) AS g_neg_tied,
+      SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_pos,
+      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_neg,
+      SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) OVER (PARTITION BY by_1, model, grp) AS g_used,
+      CAST(NULL AS DOUBLE) AS g_gw,
+      ROW_NUMBER() OVER (PARTITION BY by_1, model, grp ORDER BY score DESC, (
+        1 - label
+      ) DESC) AS g_row
+    FROM counted
+  ) AS group_placed
+), score_counts AS (
+  SELECT
+    by_1,
+    model,
+    score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(gauc_weight) AS gauc_weight_sum,
+    SUM(gauc_loss) AS gauc_loss_sum,
+    SUM(group_used) AS n_groups_used,
+    SUM(group_skipped) AS n_groups_skipped
+  FROM evaluate_groups
+  GROUP BY
+    by_1,
+    model,
+    score
+), running AS (
+  SELECT
+    *,
+    SUM(pos_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_ge,
+    SUM(neg_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_ge,
+    SUM(pos_w) OVER (PARTITION BY by_1, model) AS p_total,
+    SUM(neg_w) OVER (PARTITION BY by_1, model) AS n_total
+  FROM score_counts
+), placed AS (
+  SELECT
+    *,
+    CAST((
+      n_total - neg_ge + 0.5 * neg_w
+    ) AS DOUBLE) / NULLIF(n_total, 0) AS v10,
+    CAST((
+      pos_ge - 0.5 * pos_w
+    ) AS DOUBLE) / NULLIF(p_total, 0) AS v01,
+    CAST((
+      neg_ge - neg_w
+    ) AS DOUBLE) / NULLIF(n_total, 0) AS x0,
+    CAST(neg_ge AS DOUBLE) / NULLIF(n_total, 0) AS x1,
+    CAST((
+      pos_ge - pos_w
+    ) AS DOUBLE) / NULLIF(p_total, 0) AS y0,
+    CAST(pos_ge AS DOUBLE) / NULLIF(p_total, 0) AS y1
+  FROM running
+), centred AS (
+  SELECT
+    *,
+    CAST(SUM(pos_w * v10) OVER (PARTITION BY by_1, model) AS DOUBLE) / NULLIF(p_total, 0) AS theta
+  FROM placed
+), totals AS (
+  SELECT
+    by_1,
+    model,
+    SUM(pos_w * (
+      neg_ge - CAST(neg_w AS DOUBLE) / 2.0
+    )) AS u_complement,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    )) AS pos_ss,
+    SUM(neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    )) AS neg_ss,
+    NULL AS area,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    SUM(CAST(pos_w * pos_ge AS DOUBLE) / NULLIF(pos_ge + neg_ge, 0)) AS precision_sum,
+    SUM(gauc_weight_sum) AS gauc_weight_sum,
+    SUM(gauc_loss_sum) AS gauc_loss_sum,
+    SUM(n_groups_used) AS n_groups_used,
+    SUM(n_groups_skipped) AS n_groups_skipped
+  FROM centred
+  GROUP BY
+    by_1,
+    model
+), with_se AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST((
+        positives * negatives - u_complement
+      ) AS DOUBLE) / (
+        positives * negatives
+      )
+    END AS theta_defined,
+    SQRT(
+      CAST(pos_ss AS DOUBLE) / NULLIF((
+        positives - 1
+      ) * positives, 0) + CAST(neg_ss AS DOUBLE) / NULLIF((
+        negatives - 1
+      ) * negatives, 0)
+    ) AS se
+  FROM totals
+)
+SELECT
+  by_1,
+  model,
+  theta_defined AS auc,
+  NULL AS auc_se,
+  NULL AS auc_low,
+  NULL AS auc_high,
+  NULL AS pauc,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max,
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score,
+  CASE
+    WHEN positives > 0
+    THEN CAST(precision_sum AS DOUBLE) / NULLIF(positives, 0)
+    ELSE 0.0
+  END AS average_precision,
+  CASE
+    WHEN gauc_weight_sum > 0
+    THEN CAST((
+      gauc_weight_sum - gauc_loss_sum
+    ) AS DOUBLE) / NULLIF(gauc_weight_sum, 0)
+  END AS gauc,
+  n_groups_used,
+  n_groups_skipped
+FROM with_se

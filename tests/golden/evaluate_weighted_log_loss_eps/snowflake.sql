@@ -1,0 +1,234 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.weight AS weight,
+    sqlauc_rows.any_null_score AS any_null_score,
+    'Score' AS model,
+    sqlauc_rows.score_1 AS score
+  FROM (
+    SELECT
+      CAST("clicked" = 1 AS INT) AS label,
+      "clicked" AS label_value,
+      CAST("sample_w" AS DOUBLE) AS weight,
+      "Score" AS score_1,
+      CASE WHEN "Score" IS NULL THEN 1 ELSE 0 END AS any_null_score
+    FROM "analytics"."events"
+  ) AS sqlauc_rows
+), counted AS (
+  SELECT
+    model,
+    score,
+    label_value,
+    label,
+    COUNT(*) AS n_rows,
+    SUM(weight) AS w,
+    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
+    CAST(0 AS BIGINT) AS n_bad_group_weight,
+    COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+  FROM sqlauc_input
+  WHERE
+    weight IS NULL OR weight <> 0
+  GROUP BY
+    model,
+    score,
+    label_value,
+    label
+), score_counts AS (
+  SELECT
+    model,
+    score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(CASE WHEN score < 0 OR score > 1 THEN n_rows ELSE 0 END) AS n_score_out_of_range,
+    SUM(
+      CASE
+        WHEN score IS NULL
+        THEN 0.0
+        WHEN label = 1
+        THEN w * LN(
+          CASE
+            WHEN CAST(score AS DOUBLE) < CAST(1e-12 AS DOUBLE)
+            THEN CAST(1e-12 AS DOUBLE)
+            WHEN CAST(score AS DOUBLE) > 1 - CAST(1e-12 AS DOUBLE)
+            THEN 1 - CAST(1e-12 AS DOUBLE)
+            ELSE CAST(score AS DOUBLE)
+          END
+        )
+        WHEN label = 0
+        THEN w * LN(
+          1 - CASE
+            WHEN CAST(score AS DOUBLE) < CAST(1e-12 AS DOUBLE)
+            THEN CAST(1e-12 AS DOUBLE)
+            WHEN CAST(score AS DOUBLE) > 1 - CAST(1e-12 AS DOUBLE)
+            THEN 1 - CAST(1e-12 AS DOUBLE)
+            ELSE CAST(score AS DOUBLE)
+          END
+        )
+        ELSE 0.0
+      END
+    ) AS log_likelihood
+  FROM counted
+  GROUP BY
+    model,
+    score
+), running AS (
+  SELECT
+    *,
+    SUM(pos_w) OVER (
+      PARTITION BY model
+      ORDER BY score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_ge,
+    SUM(neg_w) OVER (
+      PARTITION BY model
+      ORDER BY score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_ge,
+    SUM(pos_w) OVER (PARTITION BY model) AS p_total,
+    SUM(neg_w) OVER (PARTITION BY model) AS n_total
+  FROM score_counts
+), placed AS (
+  SELECT
+    *,
+    (
+      n_total - neg_ge + 0.5 * neg_w
+    ) / NULLIF(n_total, 0) AS v10,
+    (
+      pos_ge - 0.5 * pos_w
+    ) / NULLIF(p_total, 0) AS v01,
+    (
+      neg_ge - neg_w
+    ) / NULLIF(n_total, 0) AS x0,
+    neg_ge / NULLIF(n_total, 0) AS x1,
+    (
+      pos_ge - pos_w
+    ) / NULLIF(p_total, 0) AS y0,
+    pos_ge / NULLIF(p_total, 0) AS y1
+  FROM running
+), centred AS (
+  SELECT
+    *,
+    SUM(pos_w * v10) OVER (PARTITION BY model) / NULLIF(p_total, 0) AS theta
+  FROM placed
+), totals AS (
+  SELECT
+    model,
+    SUM(pos_w * (
+      neg_ge - neg_w / 2.0
+    )) AS u_complement,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    )) AS pos_ss,
+    SUM(neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    )) AS neg_ss,
+    NULL AS area,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    SUM(n_score_out_of_range) AS n_score_out_of_range,
+    SUM(log_likelihood) AS log_likelihood
+  FROM centred
+  GROUP BY
+    model
+), with_se AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN (
+        positives * negatives - u_complement
+      ) / (
+        positives * negatives
+      )
+    END AS theta_defined,
+    SQRT(
+      pos_ss / NULLIF((
+        positives - 1
+      ) * positives, 0) + neg_ss / NULLIF((
+        negatives - 1
+      ) * negatives, 0)
+    ) AS se
+  FROM totals
+)
+SELECT
+  model,
+  theta_defined AS auc,
+  se AS auc_se,
+  CASE
+    WHEN theta_defined - 1.9599639845400536 * se < 0
+    THEN 0.0
+    WHEN theta_defined - 1.9599639845400536 * se > 1
+    THEN 1.0
+    ELSE theta_defined - 1.9599639845400536 * se
+  END AS auc_low,
+  CASE
+    WHEN theta_defined + 1.9599639845400536 * se < 0
+    THEN 0.0
+    WHEN theta_defined + 1.9599639845400536 * se > 1
+    THEN 1.0
+    ELSE theta_defined + 1.9599639845400536 * se
+  END AS auc_high,
+  NULL AS pauc,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max,
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score,
+  n_score_out_of_range,
+  -log_likelihood / NULLIF(positives + negatives, 0) AS log_loss,
+  log_likelihood / NULLIF(
+    positives * LN(NULLIF(positives, 0) / NULLIF(positives + negatives, 0)) + negatives * LN(NULLIF(negatives, 0) / NULLIF(positives + negatives, 0)),
+    0
+  ) AS ne
+FROM with_se
