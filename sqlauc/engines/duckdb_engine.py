@@ -118,11 +118,15 @@ class DuckDBEngine(Engine):
         (:func:`_frame`); a DataFrame source is always read through its relation.
         """
         with self._errors(source):
-            if source.kind == "frame":
-                rel = self._relation(source).query(FRAME_NAME, sql)
+            if source.kind == "frame" or frame:
+                rel = (
+                    self._relation(source).query(FRAME_NAME, sql)
+                    if source.kind == "frame"
+                    else self.con.sql(sql)
+                )
+                if rel is None:  # not a query (sqlauc runs SELECTs only)
+                    return pd.DataFrame() if frame else []
                 return _frame(rel) if frame else rel.fetchall()
-            if frame:
-                return _frame(self.con.sql(sql))
             self._ensure_idle()
             return self.con.execute(sql).fetchall()
 
