@@ -69,8 +69,7 @@ FLOOR_SQL = {
     "auc": "SELECT COUNT(*), SUM(p) FROM (SELECT score, COUNT(*) AS n, SUM(label) AS p FROM t"
     " GROUP BY score)",
     # the same, every score's counts fetched in score order (what a ROC curve is built from)
-    "roc": "SELECT score, COUNT(*) AS n, SUM(label) AS p FROM t GROUP BY score"
-    " ORDER BY score DESC",
+    "roc": "SELECT score, COUNT(*) AS n, SUM(label) AS p FROM t GROUP BY score ORDER BY score DESC",
 }
 TARGETS: list[tuple[str, int, str, str, float]] = [
     # (task, rows, kind, peer, minimum peer/sqlauc ratio on median times)
