@@ -142,10 +142,10 @@ class DuckDBEngine(Engine):
         if source.kind == "frame":
             rel = self._relation(source)
             return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
-        name = self.dialect.name
-        probe = render.cached_text(
-            ("probe", source.relation.sql(dialect=name), name),
-            lambda: exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=name),
+        dialect = self.dialect.name
+        probe = render.cached_text(  # keyed on the source's text: no query is remembered
+            ("probe", source.relation.sql(dialect=dialect), dialect),
+            lambda: exp.select("*").from_(source.relation.copy()).limit(0).sql(dialect=dialect),
         )
         try:
             with self._errors(source):
