@@ -9,6 +9,7 @@ dialect, so a repeated call skips sqlglot's work.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
@@ -16,7 +17,10 @@ from sqlglot.errors import ErrorLevel
 from sqlauc import dialects
 from sqlauc.dialects import Dialect
 
+T = TypeVar("T")
+
 _CACHE: dict[Hashable, tuple[exp.Select, str]] = {}
+_TEXTS: dict[Hashable, str] = {}
 _CACHE_SIZE = 256
 
 
@@ -30,12 +34,26 @@ def to_sql(tree: exp.Expr, dialect: Dialect, *, pretty: bool = True) -> str:
     )
 
 
-def cached(key: Hashable, build: Callable[[], tuple[exp.Select, str]]) -> tuple[exp.Select, str]:
-    """The (tree, text) built for ``key``, built once; the tree is shared: do not modify it."""
-    found = _CACHE.get(key)
+def _memo(store: dict[Hashable, T], key: Hashable, build: Callable[[], T]) -> T:
+    found = store.get(key)
     if found is None:
         found = build()
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = found
+        if len(store) >= _CACHE_SIZE:
+            store.pop(next(iter(store)))
+        store[key] = found
     return found
+
+
+def cached(key: Hashable, build: Callable[[], tuple[exp.Select, str]]) -> tuple[exp.Select, str]:
+    """The (tree, text) built for ``key``, built once; the tree is shared: do not modify it."""
+    return _memo(_CACHE, key, build)
+
+
+def cached_text(key: Hashable, build: Callable[[], str]) -> str:
+    """The SQL text built for ``key``, built once (the small queries: probes, the sample).
+
+    A key must determine the text exactly: build it from SQL text (``tree.sql()``), names
+    and plain values, not from sqlglot nodes, whose ``==`` compares structural hashes (some
+    string arguments are hashed lower-cased).
+    """
+    return _memo(_TEXTS, key, build)

@@ -70,40 +70,76 @@ class Sample:
         return None
 
 
-def sample(engine: Engine, source: Source, sample_input: exp.Select, keys: list[str]) -> Sample:
-    """One cheap query over the first ``SAMPLE_ROWS`` rows (a ``LIMIT``, on DuckDB)."""
-    sample = sample_input.limit(SAMPLE_ROWS, copy=False).subquery("sample", copy=False)
-    negative_value = exp.Case(
-        ifs=[exp.If(this=exp.column("label").eq(0), true=exp.column("label_value"))]
-    )
+def _negative_value() -> exp.Case:
+    return exp.Case(ifs=[exp.If(this=exp.column("label").eq(0), true=exp.column("label_value"))])
+
+
+def _count_distinct(name: str) -> exp.Count:
+    return exp.Count(this=exp.Distinct(expressions=[exp.column(name)]))
+
+
+def sample_query(sample_input: exp.Select, keys: list[str]) -> exp.Select:
+    """The sample query: one row (n, n_distinct, n_scores, n_groups, negative_min,
+    negative_max) over the first :data:`SAMPLE_ROWS` rows of ``sample_input``.
+
+    ``n_distinct`` counts the distinct keys as a GROUP BY does (a NULL key is one key). With
+    one key (the score), one aggregate level does it: ``COUNT(DISTINCT score)`` plus one when
+    a score is NULL. With (score, grp), the keys are grouped first.
+    """
+    sample = sample_input.limit(SAMPLE_ROWS).subquery("sample", copy=False)
+    if keys == ["score"]:
+        null_score = exp.Max(
+            this=exp.Case(
+                ifs=[exp.If(this=exp.column("score").is_(exp.Null()), true=exp.Literal.number(1))],
+                default=exp.Literal.number(0),
+            )
+        )
+        return exp.select(
+            exp.Count(this=exp.Star()).as_("n"),
+            exp.Add(this=_count_distinct("score"), expression=null_score).as_("n_distinct"),
+            _count_distinct("score").as_("n_scores"),
+            exp.Null().as_("n_groups"),
+            exp.Min(this=_negative_value()).as_("negative_min"),
+            exp.Max(this=_negative_value()).as_("negative_max"),
+        ).from_(sample, copy=False)
     per_key = (
         exp.select(
             *keys,
             exp.Count(this=exp.Star()).as_("n_rows"),
-            exp.Min(this=negative_value.copy()).as_("negative_min"),
-            exp.Max(this=negative_value).as_("negative_max"),
+            exp.Min(this=_negative_value()).as_("negative_min"),
+            exp.Max(this=_negative_value()).as_("negative_max"),
         )
         .from_(sample, copy=False)
         .group_by(*keys, copy=False)
         .subquery("per_key", copy=False)
     )
-    grouped = "grp" in keys
-    probe = exp.select(
+    return exp.select(
         exp.Sum(this=exp.column("n_rows")).as_("n"),
         exp.Count(this=exp.Star()).as_("n_distinct"),
-        exp.Count(this=exp.Distinct(expressions=[exp.column("score")])).as_("n_scores"),
-        (
-            exp.Count(this=exp.Distinct(expressions=[exp.column("grp")])) if grouped else exp.Null()
-        ).as_("n_groups"),
+        _count_distinct("score").as_("n_scores"),
+        (_count_distinct("grp") if "grp" in keys else exp.Null()).as_("n_groups"),
         exp.Min(this=exp.column("negative_min")).as_("negative_min"),
         exp.Max(this=exp.column("negative_max")).as_("negative_max"),
     ).from_(per_key, copy=False)
-    row = engine.fetch(render.to_sql(probe, engine.dialect, pretty=False), source)[0]
+
+
+def sample(engine: Engine, source: Source, sample_input: exp.Select, keys: list[str]) -> Sample:
+    """One cheap query over the first ``SAMPLE_ROWS`` rows (a ``LIMIT``, on DuckDB).
+
+    Its text is rendered once per input relation, keys and dialect (:func:`render.cached_text`;
+    the key is the relation's SQL text).
+    """
+    dialect = engine.dialect
+    text = render.cached_text(
+        ("sample", sample_input.sql(), tuple(keys), dialect),
+        lambda: render.to_sql(sample_query(sample_input, keys), dialect, pretty=False),
+    )
+    row = engine.fetch(text, source)[0]
     return Sample(
         n_rows=int(row[0] or 0),
         n_distinct_keys=int(row[1] or 0),
         n_distinct_scores=int(row[2] or 0),
-        n_distinct_groups=int(row[3] or 0) if grouped else None,
+        n_distinct_groups=int(row[3] or 0) if "grp" in keys else None,
         negative_min=row[4],
         negative_max=row[5],
     )

@@ -1,0 +1,233 @@
+"""The lean call path stays exact and safe (issue 10).
+
+What a call does not repeat and why that is safe:
+
+- the column probe is never cached: on DuckDB it is bound, not run, so each call sees the table
+  as it is now (an ALTER, a CREATE OR REPLACE or another connection's table of the same name);
+- the sample that ``method="auto"`` reads is run on every call; only its SQL text is cached, keyed
+  on the text of the input relation (table, columns, positive label, filter) and the dialect;
+- a small result runs with ``con.execute`` on DuckDB, which would close a result the caller has
+  not finished: sqlauc refuses such a connection first, whatever the source.
+"""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import load
+from reference import brute_auc
+from sklearn.metrics import roc_auc_score
+
+import sqlauc
+from sqlauc import metrics, pipeline, sampling
+from sqlauc.engines.duckdb_engine import DuckDBEngine
+from sqlauc.options import Options
+from sqlauc.sources import resolve
+
+TOL = 1e-12
+N = 30_000  # more rows than the sample reads (sampling.SAMPLE_ROWS)
+
+
+def _plan(con, table: str = "t", **options) -> pipeline.Plan:
+    engine = DuckDBEngine(con)
+    return pipeline.plan(
+        metrics.get("auc"), Options(**options), resolve(table), engine=engine,
+        dialect=engine.dialect,
+    )  # fmt: skip
+
+
+def _scored(seed: int, n: int, decimals: int | None) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = rng.random(n) + 0.3 * y
+    return pd.DataFrame({"label": y, "score": s if decimals is None else np.round(s, decimals)})
+
+
+# ---------------------------------------------------------------------------------------------
+# the column probe is not cached
+
+
+def test_a_score_column_altered_to_text_between_calls_is_refused(con):
+    # as text, "10" < "9": a probe remembered from the first call would sort strings
+    load(con, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [9.0, 10.0, 8.0, 11.0]}))
+    assert sqlauc.auc(con, "t") == 1.0
+    con.execute("ALTER TABLE t ALTER score TYPE VARCHAR")
+    with pytest.raises(sqlauc.DataError, match="expected a number"):
+        sqlauc.auc(con, "t")
+
+
+def test_a_renamed_column_between_calls_is_not_found(con):
+    load(con, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]}))
+    assert sqlauc.auc(con, "t") == 0.75
+    con.execute("ALTER TABLE t RENAME score TO p")
+    with pytest.raises(sqlauc.NotFoundError, match="score"):
+        sqlauc.auc(con, "t")
+    assert sqlauc.auc(con, "t", score="p") == 0.75
+
+
+def test_a_replaced_table_between_calls_is_read_as_it_is_now(con):
+    # the label column becomes text: pos_label="1" is then the string '1', and '01' a negative
+    load(con, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]}))
+    assert sqlauc.auc(con, "t", pos_label="1") == 0.75
+    frame = pd.DataFrame({"label": ["01", "1", "01", "1"], "score": [0.1, 0.9, 0.3, 0.2]})
+    load(con, "t", frame)
+    assert sqlauc.auc(con, "t", pos_label="1") == 0.75
+    frame = pd.DataFrame({"label": ["1", "01", "01", "1"], "score": [0.4, 0.9, 0.3, 0.2]})
+    load(con, "t", frame)
+    expected = brute_auc(frame.label == "1", frame.score)  # (0.4 > 0.3) of four pairs
+    assert expected == 0.25
+    assert sqlauc.auc(con, "t", pos_label="1") == expected
+
+
+def test_two_connections_with_a_table_of_the_same_name_do_not_share_answers():
+    first, second = duckdb.connect(), duckdb.connect()
+    try:
+        load(first, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]}))
+        load(second, "t", pd.DataFrame({"y": [1, 0, 1, 0], "score": ["9", "10", "8", "11"]}))
+        assert sqlauc.auc(first, "t") == 0.75
+        with pytest.raises(sqlauc.NotFoundError, match="label"):
+            sqlauc.auc(second, "t")
+        with pytest.raises(sqlauc.DataError, match="expected a number"):
+            sqlauc.auc(second, "t", label="y")
+        assert sqlauc.auc(first, "t") == 0.75
+    finally:
+        first.close()
+        second.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# the caller's unfinished result
+
+
+@pytest.mark.parametrize("kind", ["table", "query", "file", "frame"])
+@pytest.mark.parametrize("method", ["auto", "grouped"])
+def test_an_unfinished_result_of_the_caller_is_refused_and_kept(con, tmp_path, kind, method):
+    frame = pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]})
+    load(con, "t", frame)
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path)
+    table = {
+        "table": "t",
+        "query": sqlauc.Query("SELECT label, score FROM t"),
+        "file": str(path),
+        "frame": frame,
+    }[kind]
+    pending = con.execute("SELECT * FROM range(3000) AS r(x)")
+    assert pending.fetchone() == (0,)
+    with pytest.raises(sqlauc.SqlaucError, match="unfinished result"):
+        sqlauc.auc(con, table, method=method)
+    assert len(pending.fetchall()) == 2999
+    assert sqlauc.auc(con, table, method=method) == 0.75
+
+
+def test_a_finished_result_of_the_caller_does_not_block(con):
+    load(con, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]}))
+    assert con.execute("SELECT 1").fetchall() == [(1,)]
+    assert sqlauc.auc(con, "t") == 0.75
+    assert sqlauc.auc(con, "t") == 0.75  # sqlauc's own results are drained
+
+
+# ---------------------------------------------------------------------------------------------
+# the sample: run every call, its text cached on the exact input relation
+
+
+def test_auto_follows_the_data_when_the_table_is_replaced(con):
+    for decimals, formulation in [(None, "rank"), (3, "grouped"), (None, "rank")]:
+        frame = _scored(decimals or 7, N, decimals)
+        load(con, "t", frame)
+        result = sqlauc.compute("auc", con, "t")
+        assert result.method == formulation
+        assert result.auc == pytest.approx(roc_auc_score(frame.label, frame.score), abs=TOL)
+
+
+def test_the_sample_reads_the_filtered_rows(con):
+    continuous, rounded = _scored(1, N, None), _scored(2, N, 3)
+    frame = pd.concat([continuous.assign(g=0), rounded.assign(g=1)], ignore_index=True)
+    load(con, "t", frame)
+    for g, part, formulation in [(0, continuous, "rank"), (1, rounded, "grouped")] * 2:
+        result = sqlauc.compute("auc", con, "t", where=f"g = {g}")
+        assert result.method == formulation
+        assert result.auc == pytest.approx(roc_auc_score(part.label, part.score), abs=TOL)
+
+
+def test_the_sample_learns_the_negative_of_this_pos_label(con):
+    rng = np.random.default_rng(5)
+    labels = np.where(rng.random(N) < 0.5, 3, 7)
+    frame = pd.DataFrame({"label": labels, "score": rng.random(N)})
+    load(con, "t", frame)
+    for pos, neg in [(3, 7), (7, 3), (3, 7)]:
+        plan = _plan(con, pos_label=pos)
+        assert plan.method == "rank"
+        assert plan.negative is not None and int(plan.negative.this) == neg
+        expected = roc_auc_score(frame.label == pos, frame.score)
+        assert sqlauc.auc(con, "t", pos_label=pos) == pytest.approx(expected, abs=TOL)
+
+
+def _reference_sample(frame: pd.DataFrame, keys: list[str]) -> tuple:
+    """The sample's statistics from pandas: a NULL (or NaN) key is one key, as in GROUP BY."""
+    first = frame.head(sampling.SAMPLE_ROWS)
+    per_key = first.groupby(keys, dropna=False).size()
+    negatives = first.loc[first["label"] == 0, "label"]
+    return (
+        len(first),
+        len(per_key),
+        first["score"].nunique(dropna=True),
+        first["g"].nunique(dropna=True) if "g" in keys else None,
+        None if negatives.empty else int(negatives.min()),
+        None if negatives.empty else int(negatives.max()),
+    )
+
+
+@pytest.mark.parametrize("keys", [["score"], ["score", "g"]])
+@pytest.mark.parametrize("rows", [0, 7, 20_000])
+def test_sample_statistics_match_a_pandas_reference(con, keys, rows):
+    rng = np.random.default_rng(rows)
+    score = np.round(rng.random(rows), 2)
+    score[rng.random(rows) < 0.1] = np.nan  # NULL scores: one key
+    frame = pd.DataFrame(
+        {
+            "label": pd.array(rng.integers(0, 2, rows), dtype="Int64"),
+            "score": pd.array(score, dtype="Float64"),  # NaN -> NULL in DuckDB
+            "g": rng.integers(0, 40, rows),
+        }
+    )
+    if rows:
+        frame.loc[0, "label"] = pd.NA
+    load(con, "t", frame)
+    engine = DuckDBEngine(con)
+    plan = _plan(con)
+    b = plan.bound
+    columns = {"score", "label", "label_value"}
+    if keys == ["score", "g"]:
+        b = pipeline.bind(Options(group="g"), resolve("t"), engine, engine.dialect)
+        columns.add("grp")
+    sample_input = pipeline.inputs.build(
+        resolve("t").relation, b.roles, b.positive, b.where, columns, engine.dialect
+    )
+    got = sampling.sample(
+        engine, resolve("t"), sample_input, ["score", "grp"] if "g" in keys else ["score"]
+    )
+    n, distinct, scores, groups, neg_min, neg_max = _reference_sample(frame, keys)
+    assert (got.n_rows, got.n_distinct_keys, got.n_distinct_scores) == (n, distinct, scores)
+    assert got.n_distinct_groups == groups
+    assert (got.negative_min, got.negative_max) == (neg_min, neg_max)
+
+
+def test_small_tables_and_nulls_still_match_the_brute_force_reference(con):
+    frame = pd.DataFrame(
+        {
+            "label": pd.array([1, 0, None, 1, 0, 1, 0], dtype="Int64"),
+            "score": [0.9, 0.1, 0.5, None, 0.3, 0.3, 0.8],
+        }
+    )
+    load(con, "t", frame)
+    expected = brute_auc([1, 0, 0, 1, 0], [0.9, 0.1, 0.3, 0.3, 0.8])
+    for _ in range(3):
+        with pytest.warns(sqlauc.ExcludedRowsWarning):
+            value = sqlauc.auc(con, "t")
+        assert not math.isnan(value)
+        assert value == pytest.approx(expected, abs=TOL)
