@@ -8,11 +8,13 @@ database instance), over 1M rows (eight row groups, so DuckDB does split the
 work) with continuous and tied scores and 20,000 groups, and every run must give the same
 bits (``float.hex``; frames compared exactly).
 
-What holds: unweighted results are sums of whole numbers (exact) and the rank formulation's
-CUME_DIST sum is an exact DECIMAL sum; GAUC's sums over groups are ordered sums on DuckDB
-(``sqlauc.dialects.Dialect.sums == "ordered"``). Sample weights and a ``group_weight`` column are
-still summed in thread order (per distinct score and over the distinct scores): an ordered
-sum there was measured 10x slower at 1e7 rows, so those cases are declared gaps below.
+What holds: unweighted results are sums of whole numbers, taken as integers (DECIMAL(38, 0)
+for the pair counts) and divided once at the end, and the rank formulation's CUME_DIST sum is
+an exact DECIMAL sum. Sample weights and a ``group_weight`` column are taken as DECIMAL(38, 18)
+and summed exactly (sql/counted.sql), so every per-score and cumulative sum of them is exact;
+the sums of DOUBLE products over the distinct scores, the buckets and the groups are ordered
+sums on DuckDB (``sqlauc.dialects.Dialect.sums == "ordered"``). Every case, weighted ones
+included, must give the same bits.
 
 chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each, on the same metrics.
 """
@@ -53,18 +55,12 @@ SELECT
 FROM range({N_ROWS}) AS r(i)
 """
 
-#: Weighted sums (sample weights, a group_weight column) are still added in DuckDB's thread
-#: order, so their last bits may differ between runs (an ordered sum per distinct score costs
-#: 3-10x at 1e7 rows): those cases are held to 1e-13 relative, not to the bit (issue 12 item 7
-#: leaves this open).
-WEIGHTED = "weighted"
-
-
 def _bits(value: Any) -> Any:
     if isinstance(value, pd.DataFrame):
         return value
     if isinstance(value, sqlauc.GAUCResult):
-        value = value.gauc
+        diag = value.diagnostics
+        return tuple(float(v).hex() for v in (value.gauc, diag.positives, diag.negatives))
     return float(value).hex()
 
 
@@ -91,6 +87,15 @@ CASES = [
     _case(
         lambda c: sqlauc.roc_curve(c, "t", score="tied", weight="w", drop_intermediate=False),
         id="roc_curve-weighted",
+    ),
+    *(
+        # over rows: tied rows come out of the sort in any order, so the running sums at the
+        # end of a tie block add the same weights in a different order each run
+        _case(
+            lambda c, s=s, w=w: sqlauc.roc_curve(c, "t", score=s, weight=w, method="rows"),
+            id=f"roc_curve-rows-{s}" + ("-weighted" if w else ""),
+        )
+        for s, w in (("tied", None), ("tied", "w"), ("score", "w"))
     ),
     *(
         _case(
@@ -125,7 +130,11 @@ CASES = [
             ),
             id=f"gauc-weighted-{g}",
         )
-        for g in ("impressions",)
+        for g in ("impressions", "gw")
+    ),
+    _case(
+        lambda c: sqlauc.group_auc(c, "t", group="grp", score="tied", group_weight="gw"),
+        id="group_auc-column-weighted",
     ),
 ]
 
@@ -145,20 +154,15 @@ def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
 
 
 @pytest.mark.parametrize("metric", CASES)
-def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric, request):
-    """Unweighted results and GAUC: the same bits at 1, 2 and 4 threads. Weighted sums: the
-    same to 1e-13 relative (see :data:`WEIGHTED`)."""
-    exact = WEIGHTED not in request.node.callspec.id
+def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric):
+    """Every metric, weighted or not: the same bits at 1, 2 and 4 threads, 5 runs each."""
     results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
     first = results[0]
     for threads, result in zip(THREADS[1:], results[1:], strict=True):
         if isinstance(first, pd.DataFrame):
-            pd.testing.assert_frame_equal(result, first, check_exact=exact, rtol=1e-13, atol=0.0)
-        elif exact:
-            assert result == first, f"{threads} threads: {result} != {first}"
+            pd.testing.assert_frame_equal(result, first, check_exact=True)
         else:
-            a, b = float.fromhex(result), float.fromhex(first)
-            assert abs(a - b) <= 1e-13 * abs(b), f"{threads} threads: {a!r} != {b!r}"
+            assert result == first, f"{threads} threads: {result} != {first}"
 
 
 def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
