@@ -55,6 +55,7 @@ SELECT
 FROM range({N_ROWS}) AS r(i)
 """
 
+
 def _bits(value: Any) -> Any:
     if isinstance(value, pd.DataFrame):
         return value

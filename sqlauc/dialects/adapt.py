@@ -59,7 +59,9 @@ def adapt(tree: exp.Expr, dialect: Dialect) -> exp.Expr:
             value: exp.Expr = node.this
             return value
         if isinstance(node, exp.DataType) and node.this in types:
-            return exp.DataType.build(types[node.this], udt=True)
+            # a user-defined type is written as it is named (DataType.build would read a
+            # name it knows, NUMERIC, as its own type and write that the dialect's way)
+            return exp.DataType(this=exp.DType.USERDEFINED, kind=types[node.this])
         name = renames.get(type(node))
         if name is None:
             return node

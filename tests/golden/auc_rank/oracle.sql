@@ -10,9 +10,9 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT) AS n_rows,
-    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(1 AS INT) AS w,
     CAST(0 AS INT) AS n_bad_weight,
-    CAST(NULL AS BINARY_DOUBLE) AS gw,
+    CAST(NULL AS NUMBER(38, 18)) AS gw,
     CAST(0 AS INT) AS n_bad_group_weight
   FROM sqlauc_input
 ), ranked AS (

@@ -16,13 +16,13 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT) AS n_rows,
-    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(1 AS INT) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     (
-      gw
+      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS NUMBER(38, 18))
     ) AS gw,
     CAST(1 AS INT) - CASE
-      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END IS NULL
       THEN CAST(1 AS INT)
       ELSE CAST(0 AS INT)
     END AS n_bad_group_weight
@@ -91,8 +91,8 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  gw_sum AS group_weight,
-  gw_sum,
+  CAST(gw_sum AS BINARY_DOUBLE) AS group_weight,
+  CAST(gw_sum AS BINARY_DOUBLE) AS gw_sum,
   n_pos_rows,
   n_null_group,
   n_bad_group_weight

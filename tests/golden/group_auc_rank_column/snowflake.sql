@@ -13,13 +13,13 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE) AS w,
+    CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     (
-      gw
+      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS DECIMAL(38, 18))
     ) AS gw,
     CAST(1 AS BIGINT) - CASE
-      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END IS NULL
       THEN CAST(1 AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS n_bad_group_weight
@@ -88,8 +88,8 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  gw_sum AS group_weight,
-  gw_sum,
+  CAST(gw_sum AS DOUBLE) AS group_weight,
+  CAST(gw_sum AS DOUBLE) AS gw_sum,
   n_pos_rows,
   n_null_group,
   n_bad_group_weight
