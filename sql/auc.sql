@@ -19,9 +19,11 @@
 --               the two whole numbers are converted to DOUBLE only for the final division,
 --               so the AUC has the same bits at any thread count (and as the rank
 --               formulation's, which divides the same whole numbers);
---   weighted    pos_w, neg_w, neg_ge are exact DECIMAL(38, 18) sums (counted.sql); the terms
---               are DOUBLE products, added in one order, SUM(x ORDER BY x) (a dialect without
---               ordered aggregates gets its own form, see sqlauc.dialects.Dialect.sums).
+--   weighted    pos_w, neg_w, neg_ge are exact DECIMAL(38, 18) sums (counted.sql: the
+--               total weight must stay below 1e20); the terms are DOUBLE products (no
+--               DECIMAL product or doubling, which could overflow), added in one order,
+--               SUM(x ORDER BY x) (a dialect without ordered aggregates gets its own form,
+--               see sqlauc.dialects.Dialect.sums).
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp.
 WITH cumulative AS (
     SELECT
@@ -36,7 +38,8 @@ terms AS (
     SELECT
         *,
         CASE WHEN :weighted = 1
-            THEN CAST(pos_w AS DOUBLE) * CAST(2 * neg_ge - neg_w AS DOUBLE)
+            THEN CAST(pos_w AS DOUBLE)
+                * (CAST(neg_ge AS DOUBLE) + CAST(neg_ge - neg_w AS DOUBLE))
             ELSE CAST(pos_w AS DECIMAL(38, 0)) * CAST(2 * neg_ge - neg_w AS DECIMAL(38, 0))
         END AS wrong_2
     FROM cumulative

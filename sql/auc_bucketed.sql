@@ -186,7 +186,8 @@ terms AS (
     SELECT
         *,
         CASE WHEN :weighted = 1
-            THEN CAST(pos_w AS DOUBLE) * CAST(2 * neg_ge_in_bucket - neg_w AS DOUBLE)
+            THEN CAST(pos_w AS DOUBLE)
+                * (CAST(neg_ge_in_bucket AS DOUBLE) + CAST(neg_ge_in_bucket - neg_w AS DOUBLE))
             ELSE CAST(pos_w AS DECIMAL(38, 0))
                 * CAST(2 * neg_ge_in_bucket - neg_w AS DECIMAL(38, 0))
         END AS wrong_2

@@ -25,7 +25,9 @@ SELECT
     ) AS DOUBLE) AS fp,
     CAST(pos_w AS DOUBLE) AS in_pos_w,
     CAST(neg_w AS DOUBLE) AS in_neg_w,
-    CAST(LEAD(pos_w) OVER (ORDER BY score DESC) AS DOUBLE) AS out_pos_w,
-    CAST(LEAD(neg_w) OVER (ORDER BY score DESC) AS DOUBLE) AS out_neg_w
+    -- LEAD of a cast (a nullable type in ClickHouse, whose LEAD past the last row gives the
+    -- type's default, 0, for a non-nullable count): NULL after the last point everywhere
+    LEAD(CAST(pos_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_pos_w,
+    LEAD(CAST(neg_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_neg_w
 FROM score_counts
 WHERE score IS NOT NULL AND pos_w + neg_w > 0

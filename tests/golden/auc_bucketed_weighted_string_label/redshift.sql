@@ -186,7 +186,9 @@ WITH sqlauc_input AS (
 ), terms AS (
   SELECT
     *,
-    CAST(pos_w AS DOUBLE PRECISION) * CAST(2 * neg_ge_in_bucket - neg_w AS DOUBLE PRECISION) AS wrong_2
+    CAST(pos_w AS DOUBLE PRECISION) * (
+      CAST(neg_ge_in_bucket AS DOUBLE PRECISION) + CAST(neg_ge_in_bucket - neg_w AS DOUBLE PRECISION)
+    ) AS wrong_2
   FROM in_bucket
 ), per_bucket AS (
   SELECT

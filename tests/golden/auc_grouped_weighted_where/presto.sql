@@ -52,7 +52,9 @@ WITH sqlauc_input AS (
 ), terms AS (
   SELECT
     *,
-    CAST(pos_w AS DOUBLE) * CAST(2 * neg_ge - neg_w AS DOUBLE) AS wrong_2
+    CAST(pos_w AS DOUBLE) * (
+      CAST(neg_ge AS DOUBLE) + CAST(neg_ge - neg_w AS DOUBLE)
+    ) AS wrong_2
   FROM cumulative
 ), totals AS (
   SELECT

@@ -52,7 +52,9 @@ WITH sqlauc_input AS (
 ), terms AS (
   SELECT
     *,
-    CAST(pos_w AS FLOAT) * CAST(2 * neg_ge - neg_w AS FLOAT) AS wrong_2
+    CAST(pos_w AS FLOAT) * (
+      CAST(neg_ge AS FLOAT) + CAST(neg_ge - neg_w AS FLOAT)
+    ) AS wrong_2
   FROM cumulative
 ), totals AS (
   SELECT

@@ -67,7 +67,9 @@ WITH sqlauc_input AS (
 ), terms AS (
   SELECT
     *,
-    CAST(pos_w AS BINARY_DOUBLE) * CAST(2 * neg_ge - neg_w AS BINARY_DOUBLE) AS wrong_2
+    CAST(pos_w AS BINARY_DOUBLE) * (
+      CAST(neg_ge AS BINARY_DOUBLE) + CAST(neg_ge - neg_w AS BINARY_DOUBLE)
+    ) AS wrong_2
   FROM cumulative
 ), totals AS (
   SELECT

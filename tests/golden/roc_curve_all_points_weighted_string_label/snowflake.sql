@@ -65,8 +65,8 @@ WITH sqlauc_input AS (
     CAST(SUM(neg_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS fp,
     CAST(pos_w AS DOUBLE) AS in_pos_w,
     CAST(neg_w AS DOUBLE) AS in_neg_w,
-    CAST(LEAD(pos_w) OVER (ORDER BY score DESC NULLS LAST) AS DOUBLE) AS out_pos_w,
-    CAST(LEAD(neg_w) OVER (ORDER BY score DESC NULLS LAST) AS DOUBLE) AS out_neg_w
+    LEAD(CAST(pos_w AS DOUBLE)) OVER (ORDER BY score DESC NULLS LAST) AS out_pos_w,
+    LEAD(CAST(neg_w AS DOUBLE)) OVER (ORDER BY score DESC NULLS LAST) AS out_neg_w
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0
