@@ -19,9 +19,8 @@
 --               the two whole numbers are converted to DOUBLE only for the final division,
 --               so the AUC has the same bits at any thread count (and as the rank
 --               formulation's, which divides the same whole numbers);
---   weighted    pos_w, neg_w, neg_ge are exact DECIMAL(38, 18) sums (counted.sql: the
---               total weight must stay below 1e20); the terms are DOUBLE products (no
---               DECIMAL product or doubling, which could overflow), added in one order,
+--   weighted    pos_w, neg_w are DOUBLE sums of the weights (counted.sql: added in the
+--               engine's order); the terms are DOUBLE products, added in one order,
 --               SUM(x ORDER BY x) (a dialect without ordered aggregates gets its own form,
 --               see sqlauc.dialects.Dialect.sums).
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp.

@@ -11,8 +11,7 @@
 --   n_null_group        rows whose group is NULL (excluded; their label is NULL in the input)
 --   n_bad_group_weight  NULL, negative or non-finite gw values ('column' only)
 -- Reads counted (counted.sql) and the metric's positives and negatives (its totals, before the
--- final SELECT: whole numbers, or exact DECIMAL sums when weighted, as gw_sum is), each
--- converted to DOUBLE once.
+-- final SELECT: whole numbers unweighted), each converted to DOUBLE once.
 WITH per_key AS (
     SELECT
         SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END) AS gw_sum,

@@ -5,9 +5,8 @@
 -- frame over the distinct scores, highest first (deterministic on every engine), the step into
 -- the point (its own weights) and out of it (the next score's); totals holds P and N.
 -- One sort: the cumulative sums and the next point's weights share ORDER BY score DESC.
--- Same digits every run: pos_w / neg_w are integers (unweighted) or exact DECIMAL sums
--- (weighted, counted.sql), so the cumulative sums are exact; each is converted to DOUBLE
--- once, where it leaves this stage.
+-- Unweighted, pos_w / neg_w are integers, so the cumulative sums are exact; each is
+-- converted to DOUBLE once, where it leaves this stage.
 WITH totals AS (
     SELECT
         CAST(SUM(pos_w) AS DOUBLE) AS positives,

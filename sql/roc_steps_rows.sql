@@ -8,10 +8,8 @@
 -- differs); the running sums at the end of a block count every row at or above its score,
 -- whatever order the sort left the tied rows in, so tp / fp there are exact. Unweighted, tp is
 -- an integer running count of the positives and fp = ROW_NUMBER() - tp (a running SUM of
--- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of the rows'
--- DECIMAL(38, 18) weights (counted.sql): exact, so the sum at the end of a block of tied rows
--- has the same digits whatever order the sort left them in. Every weight leaves this stage
--- as a DOUBLE.
+-- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs
+-- (tied rows come out of the sort in any order: their last bits may differ between runs).
 -- The step into a point is (pos, neg) of its block, the step out of it that of the next
 -- block. For a block of one row followed by a block of one row (the common case), both are
 -- that row's and the next row's weights (LEAD of the same window); only blocks of two or more

@@ -6,9 +6,8 @@
 -- NULL score, whose rows are excluded). Reads counted (counted.sql: identical rows counted
 -- once, a few rows per distinct score); the composer appends the diagnostics' per-key counts
 -- (diagnostics.sql) here. Exact sums: unweighted, w is a row count and pos_w / neg_w are
--- integers; weighted, w is a DECIMAL(38, 18) and so are they (exact sums, the same in any
--- order). The literal 0 (not 0.0) keeps that type on every engine (ClickHouse has no common
--- type for a Decimal and a Float64).
+-- integers (exact in any order); weighted, DOUBLE sums. The literal 0 (not 0.0) keeps the
+-- integer type of the unweighted sums.
 SELECT
     score,
     CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,

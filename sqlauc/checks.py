@@ -112,15 +112,13 @@ def check(diag: Diagnostics, plan: Plan, engine: Engine, *, what: str) -> bool:
         )
     if diag.n_bad_weight:
         raise DataError(
-            f"weight column {roles.weight!r} has {diag.n_bad_weight} NULL, negative, "
-            "non-finite or too large value(s); weights must be >= 0 and < 1e20 (they are "
-            "summed exactly as DECIMAL(38, 18))"
+            f"weight column {roles.weight!r} has {diag.n_bad_weight} NULL, negative or "
+            "non-finite value(s); weights must be finite and >= 0"
         )
     if diag.n_bad_group_weight:
         raise DataError(
             f"group_weight column {roles.group_weight_column!r} has {diag.n_bad_group_weight} "
-            "NULL, negative, non-finite or too large value(s); group weights must be >= 0 and "
-            "< 1e20 (they are summed exactly as DECIMAL(38, 18))"
+            "NULL, negative or non-finite value(s); group weights must be finite and >= 0"
         )
     two_negatives = diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max
     if two_negatives or diag.max_label_code > 1:

@@ -36,7 +36,7 @@ class Diagnostics:
     n_nonfinite_score : int
         Scores that are NaN or infinite (an error).
     n_bad_weight, n_bad_group_weight : int
-        NULL, negative, non-finite or too large (>= 1e20) weights (an error).
+        NULL, negative or non-finite weights (an error).
     positives, negatives : float
         Weighted class totals over the rows used.
     neg_label_min, neg_label_max : object

@@ -10,11 +10,12 @@ bits (``float.hex``; frames compared exactly).
 
 What holds: unweighted results are sums of whole numbers, taken as integers (DECIMAL(38, 0)
 for the pair counts) and divided once at the end, and the rank formulation's CUME_DIST sum is
-an exact DECIMAL sum. Sample weights and a ``group_weight`` column are taken as DECIMAL(38, 18)
-and summed exactly (sql/counted.sql), so every per-score and cumulative sum of them is exact;
-the sums of DOUBLE products over the distinct scores, the buckets and the groups are ordered
-sums on DuckDB (``sqlauc.dialects.Dialect.sums == "ordered"``). Every case, weighted ones
-included, must give the same bits.
+an exact DECIMAL sum. The sums of DOUBLE terms over the distinct scores, the buckets and the
+groups are ordered sums on DuckDB (``sqlauc.dialects.Dialect.sums == "ordered"``). Sample
+weights and a ``group_weight`` column are still summed in thread order per distinct
+(score, label) (sql/counted.sql; an ordered sum there costs 6-8x at 1e7 rows, and an exact
+DECIMAL(38, 18) sum loses the scale invariance of weights from 1e-150 to 1e150), so those
+cases are declared gaps below.
 
 chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each, on the same metrics.
 """
@@ -54,6 +55,12 @@ SELECT
     (hash(i * 5 + 1) % 100) / 7.0 AS gw
 FROM range({N_ROWS}) AS r(i)
 """
+
+
+#: Weighted sums (sample weights, a group_weight column) are still added in DuckDB's thread
+#: order per distinct (score, label), so their last bits may differ between runs: those cases
+#: are held to 1e-13 relative, not to the bit (issue 12 item 7 leaves this open).
+WEIGHTED = "weighted"
 
 
 def _bits(value: Any) -> Any:
@@ -155,15 +162,23 @@ def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
 
 
 @pytest.mark.parametrize("metric", CASES)
-def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric):
-    """Every metric, weighted or not: the same bits at 1, 2 and 4 threads, 5 runs each."""
+def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric, request):
+    """Unweighted results: the same bits at 1, 2 and 4 threads, 5 runs each. Weighted sums:
+    the same to 1e-13 relative (see :data:`WEIGHTED`)."""
+    exact = WEIGHTED not in request.node.callspec.id
     results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
     first = results[0]
     for threads, result in zip(THREADS[1:], results[1:], strict=True):
         if isinstance(first, pd.DataFrame):
-            pd.testing.assert_frame_equal(result, first, check_exact=True)
-        else:
+            pd.testing.assert_frame_equal(result, first, check_exact=exact, rtol=1e-13, atol=0.0)
+        elif exact:
             assert result == first, f"{threads} threads: {result} != {first}"
+        else:
+            for a, b in (
+                zip(result, first, strict=True) if isinstance(first, tuple) else [(result, first)]
+            ):
+                x, y = float.fromhex(a), float.fromhex(b)
+                assert abs(x - y) <= 1e-13 * abs(y), f"{threads} threads: {x!r} != {y!r}"
 
 
 def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):

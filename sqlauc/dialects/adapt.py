@@ -4,10 +4,10 @@ Applied by :func:`sqlauc.render.to_sql`; the templates stay plain DuckDB SQL. Wh
 read from the dialect's record: :attr:`~sqlauc.dialects.Dialect.function_names`,
 ``type_names``, ``query_settings`` and ``sums``.
 
-Reproducible sums: counts are integers and sample weights exact DECIMAL(38, 18) sums
-(sql/counted.sql), exact in any order; the templates order the sums of DOUBLE values that
-are not whole numbers (the weighted pair terms over the distinct scores and the buckets, GAUC's
-weighted AUCs and weighted class totals), ``SUM(x ORDER BY x)``: a parallel engine adds the
+Reproducible sums: counts are integers (exact in any order); the templates order the sums of
+DOUBLE values that are not whole numbers (the weighted pair terms over the distinct scores and
+the buckets, GAUC's weighted AUCs and weighted class totals), ``SUM(x ORDER BY x)``: a
+parallel engine adds the
 partial sums of its threads in whatever order they finish, so the last digits of a plain SUM
 change from run to run, while an ordered sum adds the values in one order (ties are equal
 values, so their order does not matter). A dialect with ``sums="ordered"`` keeps it (DuckDB);

@@ -8,7 +8,7 @@ from sqlauc.dialects.dialect import Dialect
 #: cancellations gave 11 different fsum results, and 27 plain SUM results). An ordered SUM
 #: over the distinct scores or the groups costs about what the plain SUM does in DuckDB 2.0;
 #: per input row (GROUP BY score, label) it was 6-8x slower at 1e7 rows, so the weights are
-#: summed there as exact DECIMALs instead (sql/counted.sql).
+#: still summed there in thread order (sql/counted.sql).
 DIALECT = Dialect(
     name="duckdb",
     title="DuckDB",

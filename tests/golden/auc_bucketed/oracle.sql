@@ -12,7 +12,7 @@ WITH sqlauc_input AS (
     COUNT(*) AS n_rows,
     COUNT(*) AS w,
     CAST(0 AS INT) AS n_bad_weight,
-    CAST(NULL AS NUMBER(38, 18)) AS gw,
+    CAST(NULL AS BINARY_DOUBLE) AS gw,
     CAST(0 AS INT) AS n_bad_group_weight
   FROM sqlauc_input
   GROUP BY

@@ -11,11 +11,9 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    SUM(
-      CAST(CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN weight END AS DECIMAL(38, 18))
-    ) AS w,
-    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN 1 END) AS n_bad_weight,
-    CAST(NULL AS DECIMAL(38, 18)) AS gw,
+    SUM(weight) AS w,
+    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
   FROM sqlauc_input
   WHERE

@@ -12,7 +12,7 @@ WITH sqlauc_input AS (
     COUNT_BIG(*) AS n_rows,
     COUNT_BIG(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS NUMERIC(38, 18)) AS gw,
+    CAST(NULL AS FLOAT) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
   FROM sqlauc_input
   GROUP BY

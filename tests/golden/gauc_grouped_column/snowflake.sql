@@ -15,10 +15,8 @@ WITH sqlauc_input AS (
     COUNT(*) AS n_rows,
     COUNT(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
-    SUM(
-      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS DECIMAL(38, 18))
-    ) AS gw,
-    COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END) AS n_bad_group_weight
+    SUM(gw) AS gw,
+    COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END) AS n_bad_group_weight
   FROM sqlauc_input
   GROUP BY
     grp,

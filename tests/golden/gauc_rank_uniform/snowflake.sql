@@ -15,7 +15,7 @@ WITH sqlauc_input AS (
     CAST(1 AS BIGINT) AS n_rows,
     CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DECIMAL(38, 18)) AS gw,
+    CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
   FROM sqlauc_input
 ), ranked AS (

@@ -16,10 +16,10 @@ WITH sqlauc_input AS (
     CAST(1 AS INT64) AS w,
     CAST(0 AS INT64) AS n_bad_weight,
     (
-      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS BIGNUMERIC)
+      gw
     ) AS gw,
     CAST(1 AS INT64) - CASE
-      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS INT64)
       ELSE CAST(0 AS INT64)
     END AS n_bad_group_weight

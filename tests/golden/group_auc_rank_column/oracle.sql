@@ -19,10 +19,10 @@ WITH sqlauc_input AS (
     CAST(1 AS INT) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     (
-      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS NUMBER(38, 18))
+      gw
     ) AS gw,
     CAST(1 AS INT) - CASE
-      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS INT)
       ELSE CAST(0 AS INT)
     END AS n_bad_group_weight

@@ -16,10 +16,10 @@ WITH sqlauc_input AS (
     CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     (
-      CAST(CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN gw END AS DECIMAL(38, 18))
+      gw
     ) AS gw,
     CAST(1 AS BIGINT) - CASE
-      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 AND gw < 1e20 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS n_bad_group_weight

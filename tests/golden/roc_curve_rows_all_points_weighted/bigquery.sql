@@ -12,14 +12,14 @@ WITH sqlauc_input AS (
     label,
     CAST(1 AS INT64) AS n_rows,
     (
-      CAST(CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN weight END AS BIGNUMERIC)
+      weight
     ) AS w,
     CAST(1 AS INT64) - CASE
-      WHEN NOT CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS INT64)
       ELSE CAST(0 AS INT64)
     END AS n_bad_weight,
-    CAST(NULL AS BIGNUMERIC) AS gw,
+    CAST(NULL AS FLOAT64) AS gw,
     CAST(0 AS INT64) AS n_bad_group_weight
   FROM sqlauc_input
   WHERE

@@ -12,14 +12,14 @@ WITH sqlauc_input AS (
     label,
     CAST(1 AS BIGINT) AS n_rows,
     (
-      CAST(CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN weight END AS DECIMAL(38, 18))
+      weight
     ) AS w,
     CAST(1 AS BIGINT) - CASE
-      WHEN NOT CASE WHEN weight >= 0 AND weight * 0 = 0 AND weight < 1e20 THEN 1 END IS NULL
+      WHEN NOT CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS n_bad_weight,
-    CAST(NULL AS DECIMAL(38, 18)) AS gw,
+    CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
   FROM sqlauc_input
   WHERE
