@@ -6,12 +6,23 @@
 -- trapezoid area under the ROC curve over distinct thresholds (sklearn's roc_auc_score).
 -- NULL rule: rows with a NULL label or score are excluded and counted (diagnostics.sql).
 --
--- Reads score_counts (score_counts.sql: one row per distinct score with the weighted class
--- totals pos_w / neg_w). The cumulative sum runs over distinct scores, highest first, with an
+-- Reads score_counts (score_counts.sql: one row per distinct score with the class totals
+-- pos_w / neg_w). The cumulative sum runs over distinct scores, highest first, with an
 -- explicit ROWS frame, so it is deterministic on every engine; it gives for each score the
--- negative weight at or above it, neg_ge, and
---   P * N - U = sum over scores of pos_w * (neg_ge - neg_w / 2)   (pairs ranked wrongly,
---   ties 1/2). Weights and counts are summed as DOUBLE: no integer division anywhere.
+-- negative weight at or above it, neg_ge, and twice the pairs ranked wrongly (ties 1/2 each),
+--   2 (P * N - U) = sum over scores of pos_w * (2 neg_ge - neg_w),
+-- so AUC = (2 P N - that) / (2 P N): one division, at the end.
+-- Same digits every run:
+--   unweighted  pos_w, neg_w, neg_ge are integers (row counts) and each term is an integer
+--               product taken as DECIMAL(38, 0) (128 bits: no 64-bit overflow beyond 3e9
+--               rows of each class), so the sums are exact in any order and for any size;
+--               the two whole numbers are converted to DOUBLE only for the final division,
+--               so the AUC has the same bits at any thread count (and as the rank
+--               formulation's, which divides the same whole numbers);
+--   weighted    pos_w, neg_w are DOUBLE sums of the weights (counted.sql: added in the
+--               engine's order); the terms are DOUBLE products, added in one order,
+--               SUM(x ORDER BY x) (a dialect without ordered aggregates gets its own form,
+--               see sqlauc.dialects.Dialect.sums).
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp.
 WITH cumulative AS (
     SELECT
@@ -21,18 +32,40 @@ WITH cumulative AS (
         ) AS neg_ge
     FROM score_counts
 ),
+terms AS (
+    -- twice the pairs this score's positives rank wrongly
+    SELECT
+        *,
+        CASE WHEN :weighted = 1
+            THEN CAST(pos_w AS DOUBLE)
+                * (CAST(neg_ge AS DOUBLE) + CAST(neg_ge - neg_w AS DOUBLE))
+            ELSE CAST(pos_w AS DECIMAL(38, 0)) * CAST(2 * neg_ge - neg_w AS DECIMAL(38, 0))
+        END AS wrong_2
+    FROM cumulative
+),
 totals AS (
     SELECT
-        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
+        CASE WHEN :weighted = 1 THEN SUM(wrong_2 ORDER BY wrong_2) ELSE SUM(wrong_2) END
+            AS wrong_pairs_2,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives
-    FROM cumulative
+    FROM terms
 )
 SELECT
     CASE
         WHEN positives > 0 AND negatives > 0
-        THEN (positives * negatives - u_complement) / (positives * negatives)
+        THEN CASE WHEN :weighted = 1
+            THEN (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2)
+                / (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE))
+            ELSE CAST(
+                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
+                - wrong_pairs_2 AS DOUBLE
+            ) / CAST(
+                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
+                AS DOUBLE
+            )
+        END
     END AS auc,
-    positives,
-    negatives
+    CAST(positives AS DOUBLE) AS positives,
+    CAST(negatives AS DOUBLE) AS negatives
 FROM totals

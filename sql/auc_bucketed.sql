@@ -40,6 +40,9 @@
 -- The moments come from a pass over sqlauc_input without grouping (MIN/MAX/AVG, no shuffle of
 -- rows): engines that do not materialize CTEs (Spark) read the input twice, once for this
 -- cheap pass and once for score_counts.
+-- Same digits every run, as in auc.sql: unweighted, every sum is a sum of whole numbers
+-- (DECIMAL(38, 0)), exact in any order; weighted, the DOUBLE terms are added in one order per
+-- bucket and over the buckets (SUM(x ORDER BY x), see sqlauc.dialects.Dialect.sums).
 -- Reads score_counts (score_counts.sql) and sqlauc_input(score); returns auc.sql's columns.
 -- The diagnostics (diagnostics.sql) are added up per bucket, then in totals, by the composer.
 WITH log_scores AS (
@@ -178,28 +181,53 @@ in_bucket AS (
         ) AS neg_ge_in_bucket
     FROM bucketed
 ),
+terms AS (
+    -- twice the pairs inside its bucket this score's positives rank wrongly (auc.sql's terms)
+    SELECT
+        *,
+        CASE WHEN :weighted = 1
+            THEN CAST(pos_w AS DOUBLE)
+                * (CAST(neg_ge_in_bucket AS DOUBLE) + CAST(neg_ge_in_bucket - neg_w AS DOUBLE))
+            ELSE CAST(pos_w AS DECIMAL(38, 0))
+                * CAST(2 * neg_ge_in_bucket - neg_w AS DECIMAL(38, 0))
+        END AS wrong_2
+    FROM in_bucket
+),
 per_bucket AS (
     SELECT
         bucket,
-        SUM(pos_w * (neg_ge_in_bucket - neg_w / 2.0)) AS u_complement_in_bucket,
+        CASE WHEN :weighted = 1 THEN SUM(wrong_2 ORDER BY wrong_2) ELSE SUM(wrong_2) END
+            AS wrong_2_in_bucket,
         SUM(pos_w) AS bucket_pos_w,
         SUM(neg_w) AS bucket_neg_w
-    FROM in_bucket
+    FROM terms
     GROUP BY bucket
 ),
 cumulative AS (
-    -- the negative weight of the buckets above each bucket (NULL for the top one)
+    -- the negative weight of the buckets above each bucket (NULL for the top one), and the
+    -- bucket's twice wrongly ranked pairs in all (inside it, and against the buckets above)
     SELECT
         *,
-        SUM(bucket_neg_w) OVER (
-            ORDER BY bucket DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS neg_above
+        CASE WHEN :weighted = 1
+            THEN wrong_2_in_bucket + 2.0 * CAST(bucket_pos_w AS DOUBLE) * CAST(COALESCE(
+                SUM(bucket_neg_w) OVER (
+                    ORDER BY bucket DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+                ), 0
+            ) AS DOUBLE)
+            ELSE wrong_2_in_bucket + 2 * CAST(bucket_pos_w AS DECIMAL(38, 0)) * CAST(COALESCE(
+                SUM(bucket_neg_w) OVER (
+                    ORDER BY bucket DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+                ), 0
+            ) AS DECIMAL(38, 0))
+        END AS bucket_wrong_2
     FROM per_bucket
 ),
 totals AS (
     SELECT
-        SUM(u_complement_in_bucket + bucket_pos_w * COALESCE(neg_above, 0.0)) AS u_complement,
+        CASE WHEN :weighted = 1
+            THEN SUM(bucket_wrong_2 ORDER BY bucket_wrong_2)
+            ELSE SUM(bucket_wrong_2)
+        END AS wrong_pairs_2,
         SUM(bucket_pos_w) AS positives,
         SUM(bucket_neg_w) AS negatives
     FROM cumulative
@@ -207,8 +235,18 @@ totals AS (
 SELECT
     CASE
         WHEN positives > 0 AND negatives > 0
-        THEN (positives * negatives - u_complement) / (positives * negatives)
+        THEN CASE WHEN :weighted = 1
+            THEN (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2)
+                / (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE))
+            ELSE CAST(
+                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
+                - wrong_pairs_2 AS DOUBLE
+            ) / CAST(
+                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
+                AS DOUBLE
+            )
+        END
     END AS auc,
-    positives,
-    negatives
+    CAST(positives AS DOUBLE) AS positives,
+    CAST(negatives AS DOUBLE) AS negatives
 FROM totals

@@ -9,7 +9,9 @@
 -- groups used. Reads the relation group_auc (the grouped variant of auc.sql or auc_rows.sql).
 -- Reproducible digits: the two sums of doubles are written SUM(x ORDER BY x), which DuckDB
 -- (a parallel engine) adds in one order whatever its threads (a plain SUM's last digits change
--- from run to run); sqlauc.dialects.ORDERED_AGGREGATES drops the ORDER BY elsewhere.
+-- from run to run); a dialect without ordered aggregates gets its own form
+-- (sqlauc.dialects.Dialect.sums). The groups' positives and negatives are whole numbers
+-- unweighted (an exact sum in any order) and are added in one order when weighted.
 SELECT
     CASE
         WHEN SUM(CASE WHEN auc IS NOT NULL THEN group_weight ELSE 0.0 END) > 0
@@ -28,6 +30,8 @@ SELECT
         / NULLIF(CAST(SUM(n_used) AS DOUBLE), 0.0) AS rows_share,
     CAST(SUM(CASE WHEN auc IS NOT NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE)
         / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE), 0.0) AS positives_share,
-    SUM(positives) AS positives,
-    SUM(negatives) AS negatives
+    CASE WHEN :weighted = 1 THEN SUM(positives ORDER BY positives) ELSE SUM(positives) END
+        AS positives,
+    CASE WHEN :weighted = 1 THEN SUM(negatives ORDER BY negatives) ELSE SUM(negatives) END
+        AS negatives
 FROM group_auc

@@ -10,7 +10,8 @@
 --   n_pos_rows          positive rows used (unweighted: gauc's positives_share)
 --   n_null_group        rows whose group is NULL (excluded; their label is NULL in the input)
 --   n_bad_group_weight  NULL, negative or non-finite gw values ('column' only)
--- Reads counted (counted.sql) and the metric's positives and negatives.
+-- Reads counted (counted.sql) and the metric's positives and negatives (its totals, before the
+-- final SELECT: whole numbers unweighted), each converted to DOUBLE once.
 WITH per_key AS (
     SELECT
         SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END) AS gw_sum,
@@ -29,12 +30,12 @@ totals AS (
 )
 SELECT
     CASE
-        WHEN :group_weight = 'impressions' THEN positives + negatives
-        WHEN :group_weight = 'clicks' THEN positives
+        WHEN :group_weight = 'impressions' THEN CAST(positives + negatives AS DOUBLE)
+        WHEN :group_weight = 'clicks' THEN CAST(positives AS DOUBLE)
         WHEN :group_weight = 'uniform' THEN CAST(1.0 AS DOUBLE)
-        ELSE gw_sum
+        ELSE CAST(gw_sum AS DOUBLE)
     END AS group_weight,
-    gw_sum,
+    CAST(gw_sum AS DOUBLE) AS gw_sum,
     n_pos_rows,
     n_null_group,
     n_bad_group_weight

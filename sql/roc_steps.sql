@@ -5,20 +5,28 @@
 -- frame over the distinct scores, highest first (deterministic on every engine), the step into
 -- the point (its own weights) and out of it (the next score's); totals holds P and N.
 -- One sort: the cumulative sums and the next point's weights share ORDER BY score DESC.
+-- Unweighted, pos_w / neg_w are integers, so the cumulative sums are exact; each is
+-- converted to DOUBLE once, where it leaves this stage.
 WITH totals AS (
     SELECT
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
+        CAST(SUM(pos_w) AS DOUBLE) AS positives,
+        CAST(SUM(neg_w) AS DOUBLE) AS negatives
     FROM score_counts
 )
 SELECT
     ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
     score AS threshold,
-    SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-    pos_w AS in_pos_w,
-    neg_w AS in_neg_w,
-    LEAD(pos_w) OVER (ORDER BY score DESC) AS out_pos_w,
-    LEAD(neg_w) OVER (ORDER BY score DESC) AS out_neg_w
+    CAST(SUM(pos_w) OVER (
+        ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS tp,
+    CAST(SUM(neg_w) OVER (
+        ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS fp,
+    CAST(pos_w AS DOUBLE) AS in_pos_w,
+    CAST(neg_w AS DOUBLE) AS in_neg_w,
+    -- LEAD of a cast (a nullable type in ClickHouse, whose LEAD past the last row gives the
+    -- type's default, 0, for a non-nullable count): NULL after the last point everywhere
+    LEAD(CAST(pos_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_pos_w,
+    LEAD(CAST(neg_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_neg_w
 FROM score_counts
 WHERE score IS NOT NULL AND pos_w + neg_w > 0

@@ -8,7 +8,8 @@
 -- differs); the running sums at the end of a block count every row at or above its score,
 -- whatever order the sort left the tied rows in, so tp / fp there are exact. Unweighted, tp is
 -- an integer running count of the positives and fp = ROW_NUMBER() - tp (a running SUM of
--- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs.
+-- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs
+-- (tied rows come out of the sort in any order: their last bits may differ between runs).
 -- The step into a point is (pos, neg) of its block, the step out of it that of the next
 -- block. For a block of one row followed by a block of one row (the common case), both are
 -- that row's and the next row's weights (LEAD of the same window); only blocks of two or more
@@ -27,17 +28,17 @@ WITH walked AS (
         *,
         DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
         CASE WHEN :weighted = 1
-            THEN SUM(pos_w) OVER (
+            THEN CAST(SUM(pos_w) OVER (
                 ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-            )
+            ) AS DOUBLE)
             ELSE CAST(SUM(is_pos) OVER (
                 ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
         END AS tp,
         CASE WHEN :weighted = 1
-            THEN SUM(neg_w) OVER (
+            THEN CAST(SUM(neg_w) OVER (
                 ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-            )
+            ) AS DOUBLE)
             ELSE CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) - SUM(is_pos) OVER (
                 ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
@@ -68,17 +69,17 @@ WITH walked AS (
         SELECT
             *,
             CASE WHEN label IS NOT NULL THEN score END AS used_score,
-            CASE WHEN score IS NOT NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
+            CASE WHEN score IS NOT NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
             -- a BIGINT, so its running SUM is 64-bit on every engine (T-SQL's SUM of INT is not)
             CAST(CASE WHEN score IS NOT NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
-            CASE WHEN score IS NOT NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+            CASE WHEN score IS NOT NULL AND label = 0 THEN w ELSE 0 END AS neg_w
         FROM counted
     ) AS usable
 ),
 totals AS (
     SELECT
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
+        CAST(SUM(pos_w) AS DOUBLE) AS positives,
+        CAST(SUM(neg_w) AS DOUBLE) AS negatives
     FROM walked
 ),
 tie_blocks AS (
@@ -99,10 +100,14 @@ SELECT
     ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
-    CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
-    CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS in_neg_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS out_pos_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS out_neg_w
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS DOUBLE)
+        AS in_pos_w,
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS DOUBLE)
+        AS in_neg_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS DOUBLE)
+        AS out_pos_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE)
+        AS out_neg_w
 FROM walked AS ends
 LEFT JOIN tie_blocks AS own
     ON ends.in_tie = 1 AND own.point = ends.point

@@ -133,6 +133,8 @@ class Backend:
     stores_negative_zero = True
     #: whether a DECIMAL(38,20) column holds its 38 exact digits
     stores_exact_decimal = True
+    #: why integer products past 2^63 are not exact there (64-bit integers only), or None
+    integers_64_bit: str | None = None
     #: dialect spelling of the special floats (a string cast to DOUBLE)
     special_text: ClassVar[dict[str, str]] = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
     #: the name of a string column type
@@ -273,6 +275,11 @@ class SQLiteBackend(Backend):
     stores_nan = False  # SQLite stores NaN as NULL
     stores_negative_zero = False  # a REAL column stores -0.0 as 0.0 (it computes with -0.0)
     stores_exact_decimal = False  # DECIMAL has NUMERIC affinity: stored as a REAL (a double)
+
+    integers_64_bit = (
+        "SQLite integers are 64-bit: a product past 2^63 becomes a REAL, silently (its SUM of "
+        "integers raises on overflow instead)"
+    )
 
     def __init__(self) -> None:
         super().__init__()

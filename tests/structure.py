@@ -438,16 +438,16 @@ def check_divisions(tree: exp.Expr, dialect: str, types: TypeInference | None = 
 
 
 def check_counts(tree: exp.Expr, dialect: str, types: TypeInference | None = None) -> list[str]:
-    """Every SUM adds DOUBLE or 64-bit integers, or values cast explicitly to a DECIMAL (an
-    exact, order-independent sum: the rank templates' CUME_DIST sum); every COUNT is a 64-bit
-    count."""
+    """Every SUM adds DOUBLE, 64-bit integers or DECIMALs (exact, order-independent sums: the
+    weights as DECIMAL(38, 18), the pair counts as DECIMAL(38, 0), the rank templates'
+    CUME_DIST sum), never a 32-bit INT (T-SQL's SUM of INT overflows at 2^31); every COUNT is
+    a 64-bit count."""
     types = types or infer(tree, dialect)
     found = []
     for node in tree.find_all(exp.Sum):
         kind = types.of(node.this)
-        explicit_decimal = isinstance(node.this, exp.Cast) and kind == DECIMAL
-        if kind not in (DOUBLE, BIGINT) and not explicit_decimal:
-            found.append(f"SUM of {kind}, not DOUBLE or BIGINT: {node.sql(dialect)}")
+        if kind not in (DOUBLE, BIGINT, DECIMAL):
+            found.append(f"SUM of {kind}, not DOUBLE, BIGINT or DECIMAL: {node.sql(dialect)}")
     for node in tree.find_all(exp.Count):
         if types.of(node) != BIGINT:
             found.append(f"COUNT is a 32-bit INT in {dialect}: {node.sql(dialect)}")

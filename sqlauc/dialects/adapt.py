@@ -4,8 +4,10 @@ Applied by :func:`sqlauc.render.to_sql`; the templates stay plain DuckDB SQL. Wh
 read from the dialect's record: :attr:`~sqlauc.dialects.Dialect.function_names`,
 ``type_names``, ``query_settings`` and ``sums``.
 
-Reproducible sums: the templates order the sums of DOUBLE values that are not whole numbers
-(sample weights, GAUC's weighted AUCs), ``SUM(x ORDER BY x)``: a parallel engine adds the
+Reproducible sums: counts are integers (exact in any order); the templates order the sums of
+DOUBLE values that are not whole numbers (the weighted pair terms over the distinct scores and
+the buckets, GAUC's weighted AUCs and weighted class totals), ``SUM(x ORDER BY x)``: a
+parallel engine adds the
 partial sums of its threads in whatever order they finish, so the last digits of a plain SUM
 change from run to run, while an ordered sum adds the values in one order (ties are equal
 values, so their order does not matter). A dialect with ``sums="ordered"`` keeps it (DuckDB);
@@ -59,7 +61,9 @@ def adapt(tree: exp.Expr, dialect: Dialect) -> exp.Expr:
             value: exp.Expr = node.this
             return value
         if isinstance(node, exp.DataType) and node.this in types:
-            return exp.DataType.build(types[node.this], udt=True)
+            # a user-defined type is written as it is named (DataType.build would read a
+            # name it knows, NUMERIC, as its own type and write that the dialect's way)
+            return exp.DataType(this=exp.DType.USERDEFINED, kind=types[node.this])
         name = renames.get(type(node))
         if name is None:
             return node

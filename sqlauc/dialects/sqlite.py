@@ -1,5 +1,7 @@
 """SQLite: the driver gives no column types (the type checks are skipped); sums in one thread."""
 
+from sqlglot import exp
+
 from sqlauc.dialects.dialect import Dialect
 
 DIALECT = Dialect(
@@ -9,4 +11,8 @@ DIALECT = Dialect(
     drivers=("sqlite3",),
     sqlalchemy_names=("sqlite",),
     engine_functions=frozenset({"date", "datetime", "time", "julianday", "unixepoch"}),
+    # sqlglot writes DECIMAL as REAL (a double); NUMERIC keeps a whole number a 64-bit
+    # integer, so the unweighted pair counts (DECIMAL(38, 0) in the templates) are exact up
+    # to 2^63 (past it, SQLite makes an integer product a REAL; its SUM raises on overflow)
+    type_names={exp.DType.DECIMAL: "NUMERIC"},
 )

@@ -10,7 +10,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE PRECISION) AS w,
+    COUNT(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE PRECISION) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -22,16 +22,8 @@ WITH sqlauc_input AS (
 ), score_counts AS (
   SELECT
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -186,12 +178,15 @@ WITH sqlauc_input AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge_in_bucket
   FROM bucketed
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS DECIMAL(38, 0)) * CAST(2 * neg_ge_in_bucket - neg_w AS DECIMAL(38, 0)) AS wrong_2
+  FROM in_bucket
 ), per_bucket AS (
   SELECT
     bucket,
-    SUM(pos_w * (
-      neg_ge_in_bucket - CAST(neg_w AS DOUBLE PRECISION) / 2.0
-    )) AS u_complement_in_bucket,
+    SUM(wrong_2) AS wrong_2_in_bucket,
     SUM(pos_w) AS bucket_pos_w,
     SUM(neg_w) AS bucket_neg_w,
     SUM(n_rows) AS n_rows,
@@ -204,17 +199,20 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM in_bucket
+  FROM terms
   GROUP BY
     bucket
 ), cumulative AS (
   SELECT
     *,
-    SUM(bucket_neg_w) OVER (ORDER BY bucket DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS neg_above
+    wrong_2_in_bucket + 2 * CAST(bucket_pos_w AS DECIMAL(38, 0)) * CAST(COALESCE(
+      SUM(bucket_neg_w) OVER (ORDER BY bucket DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+      0
+    ) AS DECIMAL(38, 0)) AS bucket_wrong_2
   FROM per_bucket
 ), totals AS (
   SELECT
-    SUM(u_complement_in_bucket + bucket_pos_w * COALESCE(neg_above, 0.0)) AS u_complement,
+    SUM(bucket_wrong_2) AS wrong_pairs_2,
     SUM(bucket_pos_w) AS positives,
     SUM(bucket_neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -232,14 +230,10 @@ WITH sqlauc_input AS (
 SELECT
   CASE
     WHEN positives > 0 AND negatives > 0
-    THEN CAST((
-      positives * negatives - u_complement
-    ) AS DOUBLE PRECISION) / (
-      positives * negatives
-    )
+    THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE PRECISION) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE PRECISION)
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS DOUBLE PRECISION) AS positives,
+  CAST(negatives AS DOUBLE PRECISION) AS negatives,
   n_rows,
   n_used,
   n_excluded,

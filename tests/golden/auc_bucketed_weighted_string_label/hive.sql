@@ -25,16 +25,8 @@ WITH sqlauc_input AS (
 ), score_counts AS (
   SELECT
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -183,12 +175,17 @@ WITH sqlauc_input AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge_in_bucket
   FROM bucketed
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS DOUBLE) * (
+      CAST(neg_ge_in_bucket AS DOUBLE) + CAST(neg_ge_in_bucket - neg_w AS DOUBLE)
+    ) AS wrong_2
+  FROM in_bucket
 ), per_bucket AS (
   SELECT
     bucket,
-    SUM(pos_w * (
-      neg_ge_in_bucket - neg_w / 2.0
-    )) AS u_complement_in_bucket,
+    SUM(wrong_2) AS wrong_2_in_bucket,
     SUM(pos_w) AS bucket_pos_w,
     SUM(neg_w) AS bucket_neg_w,
     SUM(n_rows) AS n_rows,
@@ -201,17 +198,20 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM in_bucket
+  FROM terms
   GROUP BY
     bucket
 ), cumulative AS (
   SELECT
     *,
-    SUM(bucket_neg_w) OVER (ORDER BY bucket DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS neg_above
+    wrong_2_in_bucket + 2.0 * CAST(bucket_pos_w AS DOUBLE) * CAST(COALESCE(
+      SUM(bucket_neg_w) OVER (ORDER BY bucket DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+      0
+    ) AS DOUBLE) AS bucket_wrong_2
   FROM per_bucket
 ), totals AS (
   SELECT
-    SUM(u_complement_in_bucket + bucket_pos_w * COALESCE(neg_above, 0.0)) AS u_complement,
+    SUM(bucket_wrong_2) AS wrong_pairs_2,
     SUM(bucket_pos_w) AS positives,
     SUM(bucket_neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -230,13 +230,13 @@ SELECT
   CASE
     WHEN positives > 0 AND negatives > 0
     THEN (
-      positives * negatives - u_complement
+      2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2
     ) / (
-      positives * negatives
+      2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE)
     )
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS DOUBLE) AS positives,
+  CAST(negatives AS DOUBLE) AS negatives,
   n_rows,
   n_used,
   n_excluded,

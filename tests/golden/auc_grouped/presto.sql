@@ -10,7 +10,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE) AS w,
+    COUNT(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -22,16 +22,8 @@ WITH sqlauc_input AS (
 ), score_counts AS (
   SELECT
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -50,11 +42,14 @@ WITH sqlauc_input AS (
     *,
     SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge
   FROM score_counts
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS DECIMAL(38, 0)) * CAST(2 * neg_ge - neg_w AS DECIMAL(38, 0)) AS wrong_2
+  FROM cumulative
 ), totals AS (
   SELECT
-    SUM(pos_w * (
-      neg_ge - CAST(neg_w AS DOUBLE) / 2.0
-    )) AS u_complement,
+    SUM(wrong_2) AS wrong_pairs_2,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -67,19 +62,15 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM cumulative
+  FROM terms
 )
 SELECT
   CASE
     WHEN positives > 0 AND negatives > 0
-    THEN CAST((
-      positives * negatives - u_complement
-    ) AS DOUBLE) / (
-      positives * negatives
-    )
+    THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE)
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS DOUBLE) AS positives,
+  CAST(negatives AS DOUBLE) AS negatives,
   n_rows,
   n_used,
   n_excluded,

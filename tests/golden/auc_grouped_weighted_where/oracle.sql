@@ -27,16 +27,8 @@ WITH sqlauc_input AS (
 ), score_counts AS (
   SELECT
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -55,11 +47,16 @@ WITH sqlauc_input AS (
     *,
     SUM(neg_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge
   FROM score_counts
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS BINARY_DOUBLE) * (
+      CAST(neg_ge AS BINARY_DOUBLE) + CAST(neg_ge - neg_w AS BINARY_DOUBLE)
+    ) AS wrong_2
+  FROM cumulative
 ), totals AS (
   SELECT
-    SUM(pos_w * (
-      neg_ge - neg_w / 2.0
-    )) AS u_complement,
+    SUM(wrong_2) AS wrong_pairs_2,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -72,19 +69,19 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM cumulative
+  FROM terms
 )
 SELECT
   CASE
     WHEN positives > 0 AND negatives > 0
     THEN (
-      positives * negatives - u_complement
+      2.0 * CAST(positives AS BINARY_DOUBLE) * CAST(negatives AS BINARY_DOUBLE) - wrong_pairs_2
     ) / (
-      positives * negatives
+      2.0 * CAST(positives AS BINARY_DOUBLE) * CAST(negatives AS BINARY_DOUBLE)
     )
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS BINARY_DOUBLE) AS positives,
+  CAST(negatives AS BINARY_DOUBLE) AS negatives,
   n_rows,
   n_used,
   n_excluded,

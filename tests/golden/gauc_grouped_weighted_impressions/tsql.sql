@@ -33,16 +33,8 @@ WITH sqlauc_input AS (
   SELECT
     grp AS grp,
     score AS score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -70,12 +62,17 @@ WITH sqlauc_input AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge
   FROM score_counts
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS FLOAT) * (
+      CAST(neg_ge AS FLOAT) + CAST(neg_ge - neg_w AS FLOAT)
+    ) AS wrong_2
+  FROM cumulative
 ), totals AS (
   SELECT
     grp AS grp,
-    SUM(pos_w * (
-      neg_ge - CAST(neg_w AS FLOAT) / 2.0
-    )) AS u_complement,
+    SUM(wrong_2) AS wrong_pairs_2,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -92,7 +89,7 @@ WITH sqlauc_input AS (
     SUM(n_pos_rows) AS n_pos_rows,
     SUM(n_null_group) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
-  FROM cumulative
+  FROM terms
   GROUP BY
     grp
 ), group_auc AS (
@@ -101,13 +98,13 @@ WITH sqlauc_input AS (
     CASE
       WHEN positives > 0 AND negatives > 0
       THEN CAST((
-        positives * negatives - u_complement
+        2.0 * CAST(positives AS FLOAT) * CAST(negatives AS FLOAT) - wrong_pairs_2
       ) AS FLOAT) / (
-        positives * negatives
+        2.0 * CAST(positives AS FLOAT) * CAST(negatives AS FLOAT)
       )
     END AS auc,
-    positives AS positives,
-    negatives AS negatives,
+    CAST(positives AS FLOAT) AS positives,
+    CAST(negatives AS FLOAT) AS negatives,
     n_rows AS n_rows,
     n_used AS n_used,
     n_excluded AS n_excluded,
@@ -118,8 +115,8 @@ WITH sqlauc_input AS (
     max_label_code AS max_label_code,
     neg_label_min AS neg_label_min,
     neg_label_max AS neg_label_max,
-    positives + negatives AS group_weight,
-    gw_sum AS gw_sum,
+    CAST(positives + negatives AS FLOAT) AS group_weight,
+    CAST(gw_sum AS FLOAT) AS gw_sum,
     n_pos_rows AS n_pos_rows,
     n_null_group AS n_null_group,
     n_bad_group_weight AS n_bad_group_weight

@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE PRECISION) AS w,
+    CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE PRECISION) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -116,8 +116,8 @@ WITH sqlauc_input AS (
     max_label_code,
     neg_label_min,
     neg_label_max,
-    positives AS group_weight,
-    gw_sum,
+    CAST(positives AS DOUBLE PRECISION) AS group_weight,
+    CAST(gw_sum AS DOUBLE PRECISION) AS gw_sum,
     n_pos_rows,
     n_null_group,
     n_bad_group_weight

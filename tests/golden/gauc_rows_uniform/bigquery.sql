@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT64) AS n_rows,
-    CAST(CAST(1 AS INT64) AS FLOAT64) AS w,
+    CAST(1 AS INT64) AS w,
     CAST(0 AS INT64) AS n_bad_weight,
     CAST(NULL AS FLOAT64) AS gw,
     CAST(0 AS INT64) AS n_bad_group_weight
@@ -117,7 +117,7 @@ WITH sqlauc_input AS (
     neg_label_min,
     neg_label_max,
     CAST(1.0 AS FLOAT64) AS group_weight,
-    gw_sum,
+    CAST(gw_sum AS FLOAT64) AS gw_sum,
     n_pos_rows,
     n_null_group,
     n_bad_group_weight

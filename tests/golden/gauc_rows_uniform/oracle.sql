@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT) AS n_rows,
-    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(1 AS INT) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     CAST(NULL AS BINARY_DOUBLE) AS gw,
     CAST(0 AS INT) AS n_bad_group_weight
@@ -118,7 +118,7 @@ WITH sqlauc_input AS (
     neg_label_min,
     neg_label_max,
     CAST(1.0 AS BINARY_DOUBLE) AS group_weight,
-    gw_sum,
+    CAST(gw_sum AS BINARY_DOUBLE) AS gw_sum,
     n_pos_rows,
     n_null_group,
     n_bad_group_weight

@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value AS label_value,
     label AS label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS FLOAT) AS w,
+    CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS FLOAT) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -120,7 +120,7 @@ WITH sqlauc_input AS (
     neg_label_min AS neg_label_min,
     neg_label_max AS neg_label_max,
     CAST(1.0 AS FLOAT) AS group_weight,
-    gw_sum AS gw_sum,
+    CAST(gw_sum AS FLOAT) AS gw_sum,
     n_pos_rows AS n_pos_rows,
     n_null_group AS n_null_group,
     n_bad_group_weight AS n_bad_group_weight

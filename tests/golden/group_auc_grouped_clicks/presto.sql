@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE) AS w,
+    COUNT(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -27,16 +27,8 @@ WITH sqlauc_input AS (
   SELECT
     grp,
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -64,12 +56,15 @@ WITH sqlauc_input AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge
   FROM score_counts
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS DECIMAL(38, 0)) * CAST(2 * neg_ge - neg_w AS DECIMAL(38, 0)) AS wrong_2
+  FROM cumulative
 ), totals AS (
   SELECT
     grp,
-    SUM(pos_w * (
-      neg_ge - CAST(neg_w AS DOUBLE) / 2.0
-    )) AS u_complement,
+    SUM(wrong_2) AS wrong_pairs_2,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -86,7 +81,7 @@ WITH sqlauc_input AS (
     SUM(n_pos_rows) AS n_pos_rows,
     SUM(n_null_group) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
-  FROM cumulative
+  FROM terms
   GROUP BY
     grp
 )
@@ -94,14 +89,10 @@ SELECT
   grp,
   CASE
     WHEN positives > 0 AND negatives > 0
-    THEN CAST((
-      positives * negatives - u_complement
-    ) AS DOUBLE) / (
-      positives * negatives
-    )
+    THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE)
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS DOUBLE) AS positives,
+  CAST(negatives AS DOUBLE) AS negatives,
   n_rows,
   n_used,
   n_excluded,
@@ -112,8 +103,8 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  positives AS group_weight,
-  gw_sum,
+  CAST(positives AS DOUBLE) AS group_weight,
+  CAST(gw_sum AS DOUBLE) AS gw_sum,
   n_pos_rows,
   n_null_group,
   n_bad_group_weight

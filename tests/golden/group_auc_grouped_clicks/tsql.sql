@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value AS label_value,
     label AS label,
     COUNT_BIG(*) AS n_rows,
-    CAST(COUNT_BIG(*) AS FLOAT) AS w,
+    COUNT_BIG(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS FLOAT) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -30,16 +30,8 @@ WITH sqlauc_input AS (
   SELECT
     grp AS grp,
     score AS score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -67,12 +59,15 @@ WITH sqlauc_input AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge
   FROM score_counts
+), terms AS (
+  SELECT
+    *,
+    CAST(pos_w AS NUMERIC(38, 0)) * CAST(2 * neg_ge - neg_w AS NUMERIC(38, 0)) AS wrong_2
+  FROM cumulative
 ), totals AS (
   SELECT
     grp AS grp,
-    SUM(pos_w * (
-      neg_ge - CAST(neg_w AS FLOAT) / 2.0
-    )) AS u_complement,
+    SUM(wrong_2) AS wrong_pairs_2,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -89,7 +84,7 @@ WITH sqlauc_input AS (
     SUM(n_pos_rows) AS n_pos_rows,
     SUM(n_null_group) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
-  FROM cumulative
+  FROM terms
   GROUP BY
     grp
 )
@@ -97,14 +92,10 @@ SELECT
   grp,
   CASE
     WHEN positives > 0 AND negatives > 0
-    THEN CAST((
-      positives * negatives - u_complement
-    ) AS FLOAT) / (
-      positives * negatives
-    )
+    THEN CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) - wrong_pairs_2 AS FLOAT) / CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) AS FLOAT)
   END AS auc,
-  positives,
-  negatives,
+  CAST(positives AS FLOAT) AS positives,
+  CAST(negatives AS FLOAT) AS negatives,
   n_rows,
   n_used,
   n_excluded,
@@ -115,8 +106,8 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  positives AS group_weight,
-  gw_sum,
+  CAST(positives AS FLOAT) AS group_weight,
+  CAST(gw_sum AS FLOAT) AS gw_sum,
   n_pos_rows,
   n_null_group,
   n_bad_group_weight

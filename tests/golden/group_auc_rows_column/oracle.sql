@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT) AS n_rows,
-    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(1 AS INT) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     (
       gw
@@ -123,8 +123,8 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max,
-  gw_sum AS group_weight,
-  gw_sum,
+  CAST(gw_sum AS BINARY_DOUBLE) AS group_weight,
+  CAST(gw_sum AS BINARY_DOUBLE) AS gw_sum,
   n_pos_rows,
   n_null_group,
   n_bad_group_weight

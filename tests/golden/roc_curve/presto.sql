@@ -10,7 +10,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE) AS w,
+    COUNT(*) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -22,16 +22,8 @@ WITH sqlauc_input AS (
 ), score_counts AS (
   SELECT
     score,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-    END AS pos_w,
-    CASE
-      WHEN score IS NULL
-      THEN 0.0
-      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-    END AS neg_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
+    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -47,8 +39,8 @@ WITH sqlauc_input AS (
     score
 ), totals AS (
   SELECT
-    SUM(pos_w) AS positives,
-    SUM(neg_w) AS negatives,
+    CAST(SUM(pos_w) AS DOUBLE) AS positives,
+    CAST(SUM(neg_w) AS DOUBLE) AS negatives,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
@@ -64,12 +56,12 @@ WITH sqlauc_input AS (
   SELECT
     ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
     score AS threshold,
-    SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-    pos_w AS in_pos_w,
-    neg_w AS in_neg_w,
-    LEAD(pos_w) OVER (ORDER BY score DESC) AS out_pos_w,
-    LEAD(neg_w) OVER (ORDER BY score DESC) AS out_neg_w
+    CAST(SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS tp,
+    CAST(SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS fp,
+    CAST(pos_w AS DOUBLE) AS in_pos_w,
+    CAST(neg_w AS DOUBLE) AS in_neg_w,
+    LEAD(CAST(pos_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_pos_w,
+    LEAD(CAST(neg_w AS DOUBLE)) OVER (ORDER BY score DESC) AS out_neg_w
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0

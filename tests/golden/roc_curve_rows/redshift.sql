@@ -10,7 +10,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE PRECISION) AS w,
+    CAST(1 AS BIGINT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS DOUBLE PRECISION) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight
@@ -55,15 +55,15 @@ WITH sqlauc_input AS (
     SELECT
       *,
       CASE WHEN NOT label IS NULL THEN score END AS used_score,
-      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
+      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
       CAST(CASE WHEN NOT score IS NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
-      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0 END AS neg_w
     FROM counted
   ) AS usable
 ), totals AS (
   SELECT
-    SUM(pos_w) AS positives,
-    SUM(neg_w) AS negatives,
+    CAST(SUM(pos_w) AS DOUBLE PRECISION) AS positives,
+    CAST(SUM(neg_w) AS DOUBLE PRECISION) AS negatives,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -91,10 +91,10 @@ WITH sqlauc_input AS (
     ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
-    CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
-    CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS in_neg_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS out_pos_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS out_neg_w
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS DOUBLE PRECISION) AS in_pos_w,
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS DOUBLE PRECISION) AS in_neg_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS DOUBLE PRECISION) AS out_pos_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE PRECISION) AS out_neg_w
   FROM walked AS ends
   LEFT JOIN tie_blocks AS own
     ON ends.in_tie = 1 AND own.point = ends.point

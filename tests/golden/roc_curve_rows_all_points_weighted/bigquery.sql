@@ -28,8 +28,8 @@ WITH sqlauc_input AS (
   SELECT
     *,
     DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
-    SUM(pos_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-    SUM(neg_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+    CAST(SUM(pos_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS FLOAT64) AS tp,
+    CAST(SUM(neg_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS FLOAT64) AS fp,
     CASE
       WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
       THEN 0
@@ -58,15 +58,15 @@ WITH sqlauc_input AS (
     SELECT
       *,
       CASE WHEN NOT label IS NULL THEN score END AS used_score,
-      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0.0 END AS pos_w,
+      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
       CAST(CASE WHEN NOT score IS NULL AND label = 1 THEN 1 ELSE 0 END AS INT64) AS is_pos,
-      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0.0 END AS neg_w
+      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0 END AS neg_w
     FROM counted
   ) AS usable
 ), totals AS (
   SELECT
-    SUM(pos_w) AS positives,
-    SUM(neg_w) AS negatives,
+    CAST(SUM(pos_w) AS FLOAT64) AS positives,
+    CAST(SUM(neg_w) AS FLOAT64) AS negatives,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -94,10 +94,10 @@ WITH sqlauc_input AS (
     ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
-    CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS in_pos_w,
-    CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS in_neg_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS out_pos_w,
-    CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS out_neg_w
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS FLOAT64) AS in_pos_w,
+    CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS FLOAT64) AS in_neg_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS FLOAT64) AS out_pos_w,
+    CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS FLOAT64) AS out_neg_w
   FROM walked AS ends
   LEFT JOIN tie_blocks AS own
     ON ends.in_tie = 1 AND own.point = ends.point
