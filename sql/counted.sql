@@ -2,7 +2,8 @@
 --
 -- One row per distinct (score, label_value, label) — (grp, score, label_value, label) in the
 -- grouped variant, where the composer adds the key grp — with n_rows, the rows it stands for,
--- and what the later stages need of those rows: w, their weight (n_rows when unweighted),
+-- and what the later stages need of those rows: w, their weight (n_rows as a DOUBLE when
+-- unweighted),
 -- n_bad_weight (NULL, negative or non-finite weights), gw and n_bad_group_weight
 -- (group_weight=<column> only). Every other diagnostic is a function of the key, so it is
 -- counted from n_rows over these few rows (diagnostics.sql), not per input row: the one pass
@@ -10,8 +11,9 @@
 -- The formulations over rows (auc_rows.sql, roc_steps_rows.sql) read this stage per row: the composer removes its
 -- GROUP BY and makes each aggregate the row's own value (COUNT(*) is 1, SUM(x) is x), so
 -- every stage after it reads one contract.
--- Exact sums: unweighted, w is the BIGINT count, so every later sum of it is an integer sum
--- (exact, in any order). Weighted, w is a DOUBLE sum, added in the engine's order: weights
+-- Exact sums: unweighted, w is the row count as a DOUBLE, a whole number, so every later sum
+-- of it is exact (in any order) while below 2^53 rows, and the stages that multiply counts
+-- (auc.sql's pair counts) do it in DECIMAL(38, 0); the stages that divide read doubles. Weighted, w is a DOUBLE sum, added in the engine's order: weights
 -- keep their scale (1e-150 to 1e150 work), and their last bits may change from run to run on
 -- a parallel engine (an exact DECIMAL(38, 18) sum would fix the bits but not the scale; an
 -- ordered SUM here costs 6-8x at 1e7 rows: issue 12 item 7 leaves it open).
@@ -24,7 +26,7 @@ SELECT
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CASE WHEN :weighted = 1 THEN SUM(weight) ELSE COUNT(*) END AS w,
+    CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
     CASE WHEN :weighted = 1
         THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
         ELSE CAST(0 AS BIGINT)

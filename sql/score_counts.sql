@@ -6,11 +6,12 @@
 -- NULL score, whose rows are excluded). Reads counted (counted.sql: identical rows counted
 -- once, a few rows per distinct score); the composer appends the diagnostics' per-key counts
 -- (diagnostics.sql) here. Exact sums: unweighted, w is a row count and pos_w / neg_w are
--- integers (exact in any order); weighted, DOUBLE sums. The literal 0 (not 0.0) keeps the
--- integer type of the unweighted sums.
+-- whole numbers held in DOUBLE (exact in any order below 2^53 rows); weighted, DOUBLE sums.
 SELECT
     score,
-    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0 END) END AS pos_w,
-    CASE WHEN score IS NULL THEN 0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0 END) END AS neg_w
+    CASE WHEN score IS NULL THEN 0.0 ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) END
+        AS pos_w,
+    CASE WHEN score IS NULL THEN 0.0 ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) END
+        AS neg_w
 FROM counted
 GROUP BY score

@@ -443,7 +443,7 @@ def test_every_formulation_of_every_metric(backend, metric, weights):
     table = backend.create(data.frame)
     reference, same = REFERENCES[metric]
     expected = reference(data.frame, data, {})
-    options = {"group": "g"} if "group" in spec.parameters else {}
+    options = {"group": "g"} if "group" in spec.required else {}
     options |= EXTRA_OPTIONS.get(metric, {})
     diagnostics = set()
     for method in (

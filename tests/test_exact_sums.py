@@ -65,9 +65,9 @@ def _counted(rows: tuple[tuple[float, int, int], ...]) -> exp.Expr:
             exp.alias_(exp.Literal.number(label), "label_value"),
             exp.alias_(exp.Literal.number(label), "label"),
             exp.alias_(exp.cast(exp.Literal.number(n), bigint.copy()), "n_rows"),
-            exp.alias_(exp.cast(exp.Literal.number(n), bigint.copy()), "w"),
+            exp.alias_(exp.cast(exp.Literal.number(n), "DOUBLE"), "w"),  # n_rows as a DOUBLE
             exp.alias_(exp.cast(exp.Literal.number(0), bigint.copy()), "n_bad_weight"),
-            exp.alias_(exp.cast(exp.Null(), "DECIMAL(38, 18)"), "gw"),
+            exp.alias_(exp.cast(exp.Null(), "DOUBLE"), "gw"),
             exp.alias_(exp.cast(exp.Literal.number(0), bigint.copy()), "n_bad_group_weight"),
         )
         for score, label, n in rows

@@ -11,8 +11,10 @@ DIALECT = Dialect(
     drivers=("sqlite3",),
     sqlalchemy_names=("sqlite",),
     engine_functions=frozenset({"date", "datetime", "time", "julianday", "unixepoch"}),
-    # sqlglot writes DECIMAL as REAL (a double); NUMERIC keeps a whole number a 64-bit
-    # integer, so the unweighted pair counts (DECIMAL(38, 0) in the templates) are exact up
-    # to 2^63 (past it, SQLite makes an integer product a REAL; its SUM raises on overflow)
-    type_names={exp.DType.DECIMAL: "NUMERIC"},
+    # sqlglot writes DECIMAL as REAL (a double), and a REAL cast to NUMERIC stays a REAL;
+    # INTEGER makes a whole number (the counts, whole numbers held in doubles) a 64-bit
+    # integer, so the unweighted pair counts (DECIMAL(38, 0) in the templates, the only
+    # DECIMAL they use) are exact up to 2^63 (past it, SQLite makes an integer product a REAL;
+    # its SUM raises on overflow)
+    type_names={exp.DType.DECIMAL: "INTEGER"},
 )

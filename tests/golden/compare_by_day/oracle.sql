@@ -45,7 +45,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     COUNT(*) AS n_rows,
-    COUNT(*) AS w,
+    CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     CAST(NULL AS BINARY_DOUBLE) AS gw,
     CAST(0 AS INT) AS n_bad_group_weight,

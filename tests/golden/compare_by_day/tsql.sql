@@ -43,7 +43,7 @@ WITH sqlauc_input AS (
     label_value AS label_value,
     label AS label,
     COUNT_BIG(*) AS n_rows,
-    COUNT_BIG(*) AS w,
+    CAST(COUNT_BIG(*) AS FLOAT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS FLOAT) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight,

@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT) AS n_rows,
-    CAST(1 AS INT) AS w,
+    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
     CAST(NULL AS BINARY_DOUBLE) AS gw,
     CAST(0 AS INT) AS n_bad_group_weight

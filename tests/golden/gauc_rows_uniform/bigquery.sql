@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS INT64) AS n_rows,
-    CAST(1 AS INT64) AS w,
+    CAST(CAST(1 AS INT64) AS FLOAT64) AS w,
     CAST(0 AS INT64) AS n_bad_weight,
     CAST(NULL AS FLOAT64) AS gw,
     CAST(0 AS INT64) AS n_bad_group_weight

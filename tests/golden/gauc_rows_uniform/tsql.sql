@@ -16,7 +16,7 @@ WITH sqlauc_input AS (
     label_value AS label_value,
     label AS label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(1 AS BIGINT) AS w,
+    CAST(CAST(1 AS BIGINT) AS FLOAT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     CAST(NULL AS FLOAT) AS gw,
     CAST(0 AS BIGINT) AS n_bad_group_weight

@@ -13,7 +13,7 @@ WITH sqlauc_input AS (
     label_value,
     label,
     CAST(1 AS BIGINT) AS n_rows,
-    CAST(1 AS BIGINT) AS w,
+    CAST(CAST(1 AS BIGINT) AS DOUBLE) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
     (
       gw
