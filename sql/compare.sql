@@ -22,6 +22,8 @@
 --         weights, so it is exact whatever order the engine sums in), d_j = V_j - t_j, and
 --   var_diff = sum pos_w (d_1 - d_2)^2 / ((P - 1) P) + sum neg_w (d_1 - d_2)^2 / ((N - 1) N)
 -- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L').
+-- The sums of squares are ordered sums (SUM(x ORDER BY x), per dialect: Dialect.sums), so z
+-- and the p-value have the same digits at any thread count.
 --   diff = t_2 - t_1, diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
 -- NULL when var_diff is 0 (identical rankings) or undefined (P or N below 2); one class: every
 -- value NULL.
@@ -109,17 +111,22 @@ centred AS (
             / NULLIF(p_total * n_total, 0) AS t_2
     FROM placed
 ),
+terms AS (
+    SELECT
+        *,
+        pos_w * ((v10_1 - t_1) - (v10_2 - t_2)) * ((v10_1 - t_1) - (v10_2 - t_2)) AS pos_sq,
+        neg_w * ((v01_1 - t_1) - (v01_2 - t_2)) * ((v01_1 - t_1) - (v01_2 - t_2)) AS neg_sq
+    FROM centred
+),
 totals AS (
     SELECT
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives,
         MAX(t_1) AS theta_1,
         MAX(t_2) AS theta_2,
-        SUM(pos_w * ((v10_1 - t_1) - (v10_2 - t_2)) * ((v10_1 - t_1) - (v10_2 - t_2)))
-            AS pos_ss,
-        SUM(neg_w * ((v01_1 - t_1) - (v01_2 - t_2)) * ((v01_1 - t_1) - (v01_2 - t_2)))
-            AS neg_ss
-    FROM centred
+        SUM(pos_sq ORDER BY pos_sq) AS pos_ss,
+        SUM(neg_sq ORDER BY neg_sq) AS neg_ss
+    FROM terms
 ),
 tested AS (
     SELECT

@@ -14,7 +14,10 @@
 -- The reported auc is (P N - U') / (P N), U' = sum_s pos(s) (neg_ge(s) - neg(s) / 2), the very
 -- expression of auc.sql, so it equals sqlauc.auc bit for bit; theta only centres the placements.
 --   auc_se = sqrt(Var); auc_low/high = theta -/+ :z auc_se, each clipped to [0, 1] (pROC's rule).
--- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite). Weights are frequency
+-- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite). Reproducible digits:
+-- theta is computed as auc is, from sums of halves of whole numbers (exact in any order with
+-- frequency weights), and the sums of non-integer terms (pos_ss, neg_ss, the area) are ordered
+-- sums (SUM(x ORDER BY x), kept or rewritten per dialect: Dialect.sums). Weights are frequency
 -- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
 -- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). With :with_ci = 0
 -- the interval columns are NULL (folded away). pauc: as auc_partial.sql over the same running
@@ -48,17 +51,16 @@ placed AS (
 centred AS (
     SELECT
         *,
-        SUM(pos_w * v10) OVER () / NULLIF(p_total, 0) AS theta
+        (p_total * n_total - SUM(pos_w * (neg_ge - 0.5 * neg_w)) OVER ())
+            / NULLIF(p_total * n_total, 0) AS theta
     FROM placed
 ),
-totals AS (
+terms AS (
     SELECT
-        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives,
-        SUM(pos_w * (v10 - theta) * (v10 - theta)) AS pos_ss,
-        SUM(neg_w * (v01 - theta) * (v01 - theta)) AS neg_ss,
-        CASE WHEN :partial = 1 THEN SUM(
+        *,
+        pos_w * (v10 - theta) * (v10 - theta) AS pos_sq,
+        neg_w * (v01 - theta) * (v01 - theta) AS neg_sq,
+        CASE WHEN :partial = 1 THEN
             CASE
                 WHEN x1 <= CAST(:max_fpr AS DOUBLE) THEN (x1 - x0) * (y0 + y1) / 2.0
                 WHEN x0 < CAST(:max_fpr AS DOUBLE)
@@ -67,8 +69,18 @@ totals AS (
                         / NULLIF(x1 - x0, 0)) / 2.0
                 ELSE 0.0
             END
-        ) END AS area
+        END AS area_term
     FROM centred
+),
+totals AS (
+    SELECT
+        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
+        SUM(pos_w) AS positives,
+        SUM(neg_w) AS negatives,
+        SUM(pos_sq ORDER BY pos_sq) AS pos_ss,
+        SUM(neg_sq ORDER BY neg_sq) AS neg_ss,
+        CASE WHEN :partial = 1 THEN SUM(area_term ORDER BY area_term) END AS area
+    FROM terms
 ),
 with_se AS (
     SELECT

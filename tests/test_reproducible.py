@@ -51,7 +51,10 @@ SELECT
         (hash(i * 7 + 1) % 1000003) / 1000003.0 + CAST(hash(i) % 3 = 0 AS INTEGER) * 0.3, 2
     ) AS tied,
     1.0 + (hash(i * 13 + 5) % 1000) / 997.0 AS w,
+    ROUND((hash(i * 11 + 3) % 1000003) / 1000003.0 + CAST(hash(i) % 3 = 0 AS INTEGER) * 0.2, 3)
+        AS tied3,
     hash(i * 3 + 2) % 20000 AS grp,
+    hash(i * 3 + 2) % 7 AS day,
     (hash(i * 5 + 1) % 100) / 7.0 AS gw
 FROM range({N_ROWS}) AS r(i)
 """
@@ -88,6 +91,17 @@ CASES = [
         )
         for m in ("grouped", "bucketed")
     ),
+    _case(
+        lambda c: sqlauc.evaluate(c, "t", scores=("tied", "tied3"), by="day", max_fpr=0.1),
+        id="evaluate",
+    ),
+    _case(
+        lambda c: sqlauc.evaluate(
+            c, "t", scores=("tied",), by="day", metrics=("average_precision",), ci=None
+        ),
+        id="evaluate-average_precision",
+    ),
+    _case(lambda c: sqlauc.compare(c, "t", scores=("tied", "tied3"), by="day"), id="compare"),
     _case(
         lambda c: sqlauc.roc_curve(c, "t", score="tied", drop_intermediate=False),
         id="roc_curve",

@@ -162,6 +162,36 @@ WITH sqlauc_input AS (
       )) OVER (PARTITION BY by_1, model)
     ) / NULLIF(p_total * n_total, 0) AS t_2
   FROM placed
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      (
+        v10_1 - t_1
+      ) - (
+        v10_2 - t_2
+      )
+    ) * (
+      (
+        v10_1 - t_1
+      ) - (
+        v10_2 - t_2
+      )
+    ) AS pos_sq,
+    neg_w * (
+      (
+        v01_1 - t_1
+      ) - (
+        v01_2 - t_2
+      )
+    ) * (
+      (
+        v01_1 - t_1
+      ) - (
+        v01_2 - t_2
+      )
+    ) AS neg_sq
+  FROM centred
 ), totals AS (
   SELECT
     by_1,
@@ -170,36 +200,8 @@ WITH sqlauc_input AS (
     SUM(neg_w) AS negatives,
     MAX(t_1) AS theta_1,
     MAX(t_2) AS theta_2,
-    SUM(
-      pos_w * (
-        (
-          v10_1 - t_1
-        ) - (
-          v10_2 - t_2
-        )
-      ) * (
-        (
-          v10_1 - t_1
-        ) - (
-          v10_2 - t_2
-        )
-      )
-    ) AS pos_ss,
-    SUM(
-      neg_w * (
-        (
-          v01_1 - t_1
-        ) - (
-          v01_2 - t_2
-        )
-      ) * (
-        (
-          v01_1 - t_1
-        ) - (
-          v01_2 - t_2
-        )
-      )
-    ) AS neg_ss,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
@@ -214,7 +216,7 @@ WITH sqlauc_input AS (
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
     SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
-  FROM centred
+  FROM terms
   GROUP BY
     by_1,
     model

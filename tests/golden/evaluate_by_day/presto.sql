@@ -119,8 +119,27 @@ WITH sqlauc_input AS (
 ), centred AS (
   SELECT
     *,
-    CAST(SUM(pos_w * v10) OVER (PARTITION BY by_1, model) AS DOUBLE) / NULLIF(p_total, 0) AS theta
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge - 0.5 * neg_w
+      )) OVER (PARTITION BY by_1, model)
+    ) AS DOUBLE) / NULLIF(p_total * n_total, 0) AS theta
   FROM placed
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    ) AS pos_sq,
+    neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    ) AS neg_sq,
+    NULL AS area_term
+  FROM centred
 ), totals AS (
   SELECT
     by_1,
@@ -130,16 +149,8 @@ WITH sqlauc_input AS (
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
-    SUM(pos_w * (
-      v10 - theta
-    ) * (
-      v10 - theta
-    )) AS pos_ss,
-    SUM(neg_w * (
-      v01 - theta
-    ) * (
-      v01 - theta
-    )) AS neg_ss,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
     NULL AS area,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
@@ -154,7 +165,7 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
-  FROM centred
+  FROM terms
   GROUP BY
     by_1,
     model

@@ -154,8 +154,27 @@ WITH sqlauc_input AS (
 ), centred AS (
   SELECT
     *,
-    CAST(SUM(pos_w * v10) OVER (PARTITION BY by_1, model) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS theta
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge - 0.5 * neg_w
+      )) OVER (PARTITION BY by_1, model)
+    ) AS DOUBLE PRECISION) / NULLIF(p_total * n_total, 0) AS theta
   FROM placed
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    ) AS pos_sq,
+    neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    ) AS neg_sq,
+    NULL AS area_term
+  FROM centred
 ), totals AS (
   SELECT
     by_1,
@@ -165,16 +184,8 @@ WITH sqlauc_input AS (
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
-    SUM(pos_w * (
-      v10 - theta
-    ) * (
-      v10 - theta
-    )) AS pos_ss,
-    SUM(neg_w * (
-      v01 - theta
-    ) * (
-      v01 - theta
-    )) AS neg_ss,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
     NULL AS area,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
@@ -193,7 +204,7 @@ WITH sqlauc_input AS (
     SUM(log_likelihood) AS log_likelihood,
     SUM(predicted) AS predicted,
     SUM(CAST(pos_w * pos_ge AS DOUBLE PRECISION) / NULLIF(pos_ge + neg_ge, 0)) AS precision_sum
-  FROM centred
+  FROM terms
   GROUP BY
     by_1,
     model

@@ -104,8 +104,45 @@ WITH sqlauc_input AS (
 ), centred AS (
   SELECT
     *,
-    CAST(SUM(pos_w * v10) OVER (PARTITION BY model) AS FLOAT) / NULLIF(p_total, 0) AS theta
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge - 0.5 * neg_w
+      )) OVER (PARTITION BY model)
+    ) AS FLOAT) / NULLIF(p_total * n_total, 0) AS theta
   FROM placed
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    ) AS pos_sq,
+    neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    ) AS neg_sq,
+    CASE
+      WHEN x1 <= CAST(0.1 AS FLOAT)
+      THEN CAST((
+        x1 - x0
+      ) * (
+        y0 + y1
+      ) AS FLOAT) / 2.0
+      WHEN x0 < CAST(0.1 AS FLOAT)
+      THEN CAST((
+        CAST(0.1 AS FLOAT) - x0
+      ) * (
+        y0 + y0 + CAST((
+          y1 - y0
+        ) * (
+          CAST(0.1 AS FLOAT) - x0
+        ) AS FLOAT) / NULLIF(x1 - x0, 0)
+      ) AS FLOAT) / 2.0
+      ELSE 0.0
+    END AS area_term
+  FROM centred
 ), totals AS (
   SELECT
     model AS model,
@@ -114,37 +151,9 @@ WITH sqlauc_input AS (
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
-    SUM(pos_w * (
-      v10 - theta
-    ) * (
-      v10 - theta
-    )) AS pos_ss,
-    SUM(neg_w * (
-      v01 - theta
-    ) * (
-      v01 - theta
-    )) AS neg_ss,
-    SUM(
-      CASE
-        WHEN x1 <= CAST(0.1 AS FLOAT)
-        THEN CAST((
-          x1 - x0
-        ) * (
-          y0 + y1
-        ) AS FLOAT) / 2.0
-        WHEN x0 < CAST(0.1 AS FLOAT)
-        THEN CAST((
-          CAST(0.1 AS FLOAT) - x0
-        ) * (
-          y0 + y0 + CAST((
-            y1 - y0
-          ) * (
-            CAST(0.1 AS FLOAT) - x0
-          ) AS FLOAT) / NULLIF(x1 - x0, 0)
-        ) AS FLOAT) / 2.0
-        ELSE 0.0
-      END
-    ) AS area,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
+    SUM(area_term) AS area,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
@@ -158,7 +167,7 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
-  FROM centred
+  FROM terms
   GROUP BY
     model
 ), with_se AS (
