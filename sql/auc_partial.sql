@@ -15,6 +15,8 @@
 -- Every division is guarded (x1 > x0 in the cut branch; NULLIF elsewhere), so an engine that
 -- evaluates CASE branches eagerly never divides by zero.
 -- max_fpr is CAST to DOUBLE: a decimal literal would be DECIMAL arithmetic on some engines.
+-- The area is an ordered sum of its segments (SUM(x ORDER BY x), per dialect: Dialect.sums),
+-- the same digits at any thread count and the same as evaluate's pauc.
 WITH cumulative AS (
     SELECT
         *,
@@ -37,20 +39,24 @@ segments AS (
         pos_ge / NULLIF(p_total, 0) AS y1
     FROM cumulative
 ),
+terms AS (
+    SELECT
+        *,
+        CASE
+            WHEN x1 <= CAST(:max_fpr AS DOUBLE) THEN (x1 - x0) * (y0 + y1) / 2.0
+            WHEN x0 < CAST(:max_fpr AS DOUBLE)
+            THEN (CAST(:max_fpr AS DOUBLE) - x0)
+                * (y0 + y0 + (y1 - y0) * (CAST(:max_fpr AS DOUBLE) - x0) / NULLIF(x1 - x0, 0)) / 2.0
+            ELSE 0.0
+        END AS area_term
+    FROM segments
+),
 totals AS (
     SELECT
-        SUM(
-            CASE
-                WHEN x1 <= CAST(:max_fpr AS DOUBLE) THEN (x1 - x0) * (y0 + y1) / 2.0
-                WHEN x0 < CAST(:max_fpr AS DOUBLE)
-                THEN (CAST(:max_fpr AS DOUBLE) - x0)
-                    * (y0 + y0 + (y1 - y0) * (CAST(:max_fpr AS DOUBLE) - x0) / NULLIF(x1 - x0, 0)) / 2.0
-                ELSE 0.0
-            END
-        ) AS area,
+        SUM(area_term ORDER BY area_term) AS area,
         SUM(pos_w) AS positives,
         SUM(neg_w) AS negatives
-    FROM segments
+    FROM terms
 )
 SELECT
     CASE

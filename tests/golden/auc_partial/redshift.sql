@@ -65,29 +65,32 @@ WITH sqlauc_input AS (
     ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y0,
     CAST(pos_ge AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y1
   FROM cumulative
+), terms AS (
+  SELECT
+    *,
+    CASE
+      WHEN x1 <= CAST(0.1 AS DOUBLE PRECISION)
+      THEN CAST((
+        x1 - x0
+      ) * (
+        y0 + y1
+      ) AS DOUBLE PRECISION) / 2.0
+      WHEN x0 < CAST(0.1 AS DOUBLE PRECISION)
+      THEN CAST((
+        CAST(0.1 AS DOUBLE PRECISION) - x0
+      ) * (
+        y0 + y0 + CAST((
+          y1 - y0
+        ) * (
+          CAST(0.1 AS DOUBLE PRECISION) - x0
+        ) AS DOUBLE PRECISION) / NULLIF(x1 - x0, 0)
+      ) AS DOUBLE PRECISION) / 2.0
+      ELSE 0.0
+    END AS area_term
+  FROM segments
 ), totals AS (
   SELECT
-    SUM(
-      CASE
-        WHEN x1 <= CAST(0.1 AS DOUBLE PRECISION)
-        THEN CAST((
-          x1 - x0
-        ) * (
-          y0 + y1
-        ) AS DOUBLE PRECISION) / 2.0
-        WHEN x0 < CAST(0.1 AS DOUBLE PRECISION)
-        THEN CAST((
-          CAST(0.1 AS DOUBLE PRECISION) - x0
-        ) * (
-          y0 + y0 + CAST((
-            y1 - y0
-          ) * (
-            CAST(0.1 AS DOUBLE PRECISION) - x0
-          ) AS DOUBLE PRECISION) / NULLIF(x1 - x0, 0)
-        ) AS DOUBLE PRECISION) / 2.0
-        ELSE 0.0
-      END
-    ) AS area,
+    SUM(area_term) AS area,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
     SUM(n_rows) AS n_rows,
@@ -100,7 +103,7 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM segments
+  FROM terms
 )
 SELECT
   CASE
