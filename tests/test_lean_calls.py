@@ -136,7 +136,7 @@ def test_a_finished_result_of_the_caller_does_not_block(con):
 
 
 def test_auto_follows_the_data_when_the_table_is_replaced(con):
-    for decimals, formulation in [(None, "rank"), (3, "grouped"), (None, "rank")]:
+    for decimals, formulation in [(None, "rows"), (3, "grouped"), (None, "rows")]:
         frame = _scored(decimals or 7, N, decimals)
         load(con, "t", frame)
         result = sqlauc.compute("auc", con, "t")
@@ -148,7 +148,7 @@ def test_the_sample_reads_the_filtered_rows(con):
     continuous, rounded = _scored(1, N, None), _scored(2, N, 3)
     frame = pd.concat([continuous.assign(g=0), rounded.assign(g=1)], ignore_index=True)
     load(con, "t", frame)
-    for g, part, formulation in [(0, continuous, "rank"), (1, rounded, "grouped")] * 2:
+    for g, part, formulation in [(0, continuous, "rows"), (1, rounded, "grouped")] * 2:
         result = sqlauc.compute("auc", con, "t", where=f"g = {g}")
         assert result.method == formulation
         assert result.auc == pytest.approx(roc_auc_score(part.label, part.score), abs=TOL)
@@ -161,7 +161,7 @@ def test_the_sample_learns_the_negative_of_this_pos_label(con):
     load(con, "t", frame)
     for pos, neg in [(3, 7), (7, 3), (3, 7)]:
         plan = _plan(con, pos_label=pos)
-        assert plan.method == "rank"
+        assert plan.method == "rows"
         assert plan.negative is not None and int(plan.negative.this) == neg
         expected = roc_auc_score(frame.label == pos, frame.score)
         assert sqlauc.auc(con, "t", pos_label=pos) == pytest.approx(expected, abs=TOL)
