@@ -156,31 +156,12 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 options.ci,
             )
     _check_probabilities(evaluated)
-    slices = [f"by_{i + 1}" for i in range(len(options.by))]
-    kept = [r for r in evaluated.rows if r["n_used"]]
-    order = {name: i for i, name in enumerate(plan.roles.scores)}
-    pairs = zip(options.by, slices, strict=True)
-    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in pairs}
-    data["model"] = [r["model"] for r in kept]
-    data["_order"] = [order[r["model"]] for r in kept]
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
-    for column in (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]):
-        data[column] = pd.array([r[column] for r in kept], dtype="float64")
-    data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
-    frame = pd.DataFrame(data)
-    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
-    frame = frame.drop(columns="_order")
+    frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]), ())
     if options.ci is None:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
-    undefined = int(frame["auc"].isna().sum())
-    if undefined:
-        checks.warn(
-            f"{undefined} of {len(frame)} (slice, model) rows have a single class: their AUC "
-            "is not defined (NaN).",
-            UndefinedMetricWarning,
-        )
     if options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
@@ -197,19 +178,34 @@ def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
     """method="binned": one row per (slice, model) with a used row, sorted by slice then
     model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
     nonmonotone warnings."""
-    plan = evaluated.plan
-    options = plan.options
+    floats = ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives")
+    frame = _frame(evaluated, floats, ("nonmonotone_bins",))
+    frame = frame[[*evaluated.plan.options.by, "model", *BINNED_COLUMNS]]
+    nonmonotone = int(frame["nonmonotone_bins"].sum())
+    if nonmonotone:
+        warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
+    return frame
+
+
+def _frame(
+    evaluated: Evaluated, floats: tuple[str, ...], integers: tuple[str, ...]
+) -> pd.DataFrame:
+    """The rows with a used row as a frame: the ``by`` columns, ``model``, the ``floats`` and
+    ``integers`` columns, then ``n_rows``; sorted by slice, then by the order of ``scores``;
+    a warning counts the single-class (slice, model) rows (``auc`` NaN)."""
+    options = evaluated.plan.options
     kept = [r for r in evaluated.rows if r["n_used"]]
-    order = {name: i for i, name in enumerate(plan.roles.scores)}
+    order = {name: i for i, name in enumerate(evaluated.plan.roles.scores)}
     slices = zip(options.by, (f"by_{i + 1}" for i in range(len(options.by))), strict=True)
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
-    for column in ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives"):
+    for column in floats:
         data[column] = pd.array([r[column] for r in kept], dtype="float64")
-    data["nonmonotone_bins"] = pd.array([r["nonmonotone_bins"] for r in kept], dtype="int64")
+    for column in integers:
+        data[column] = pd.array([r[column] for r in kept], dtype="int64")
     data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
-    frame = pd.DataFrame(data)[[*options.by, "model", "_order", *BINNED_COLUMNS]]
+    frame = pd.DataFrame(data)
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
     undefined = int(frame["auc"].isna().sum())
@@ -219,9 +215,6 @@ def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
             "is not defined (NaN).",
             UndefinedMetricWarning,
         )
-    nonmonotone = int(frame["nonmonotone_bins"].sum())
-    if nonmonotone:
-        warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
     return frame
 
 
