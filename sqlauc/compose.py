@@ -456,6 +456,39 @@ def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
     return tree
 
 
+def slice_collisions(tree: exp.Select, names: tuple[str, ...]) -> list[str]:
+    """The ``names`` (the user's slice columns, in ``by`` order) that would collide with
+    another output column of the query, or with each other, ignoring case (engines such as
+    DuckDB, Snowflake and Spark match names case-insensitively)."""
+    slices = {f"{SLICE_PREFIX}{i + 1}" for i in range(len(names))}
+    taken = {e.alias_or_name.lower() for e in tree.expressions if e.alias_or_name not in slices}
+    seen: set[str] = set()
+    clashing = []
+    for name in names:
+        if name.lower() in taken or name.lower() in seen:
+            clashing.append(name)
+        seen.add(name.lower())
+    return clashing
+
+
+def name_slices(tree: exp.Select, names: tuple[str, ...]) -> exp.Select:
+    """Give the final SELECT's slice columns ``by_1 .. by_S`` the user's names (in place;
+    returns the tree), so a pasted query's columns read ``day``, not ``by_1``. The caller has
+    refused names that collide (:func:`slice_collisions`); ClickHouse's alias resolution is
+    made standard by the dialect's query settings, so a user's name is never read as an
+    expression of the same SELECT."""
+    wanted = {f"{SLICE_PREFIX}{i + 1}": name for i, name in enumerate(names)}
+    renamed = []
+    for projection in tree.expressions:
+        key = projection.alias_or_name
+        if key in wanted and isinstance(projection, exp.Column):
+            renamed.append(exp.alias_(projection, exp.to_identifier(wanted[key], quoted=True)))
+        else:
+            renamed.append(projection)
+    tree.set("expressions", renamed)
+    return tree
+
+
 def templates_used(composition: Composition) -> set[str]:
     """The templates a composition is built from (its core, stages and overlays)."""
     core = composition.formulation.template

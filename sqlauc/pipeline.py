@@ -268,12 +268,31 @@ def render(
 
     def build() -> tuple[exp.Select, str]:
         tree = compose.with_input(compose.compose(composition, params), relation)
+        if b.roles.by:
+            _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)
 
     key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect)
     tree, sql = rendering.cached(key, build)
     columns = [e.alias_or_name for e in tree.expressions]
     return Plan(spec, options, bound, method, negative, tree, sql, columns)
+
+
+def _name_slices(spec: MetricSpec, tree: exp.Select, names: tuple[str, ...]) -> None:
+    """The slice columns take the user's names in the query's output; a name that collides
+    with another output column (ignoring case) is refused, naming the output columns."""
+    clashing = compose.slice_collisions(tree, names)
+    if clashing:
+        prefix = compose.SLICE_PREFIX
+        others = sorted(
+            e.alias_or_name for e in tree.expressions if not e.alias_or_name.startswith(prefix)
+        )
+        raise invalid(
+            "by", spec.name, "slice columns named unlike each other and unlike the query's "
+            f"other output columns ({', '.join(others)}), ignoring case",
+            names[0] if len(names) == 1 else list(names),
+        )  # fmt: skip
+    compose.name_slices(tree, names)
 
 
 def plan(

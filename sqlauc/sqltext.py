@@ -83,14 +83,16 @@ def sql(
         ``"evaluate"``: its ``pauc`` column.
     scores, by, ci, metrics, eps
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
-        (slice, model); its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``;
+        (slice, model), the slice columns named as in ``by``; its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``;
         ``metrics=`` adds their columns, and ``n_score_out_of_range`` for the metrics that
         read probabilities).
     bins : int, optional
         For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).
     scores, by, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
-        baseline), the p-value computed in the query).
+        baseline), the slice columns named as in ``by``, the p-value computed in the query).
+        A slice column named like another output column of the query (ignoring case) is
+        refused.
 
     Returns
     -------

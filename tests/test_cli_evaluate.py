@@ -413,8 +413,8 @@ def test_sql_evaluate_runs_and_equals_the_command(workdir):
     rows = as_json(ok(run("evaluate", "eval.parquet", *score_args(), "--by", "hour",
                           "--format", "json", cwd=workdir)))  # fmt: skip
     assert len(got) == len(rows)
-    # the query names the slice columns by_1 .. by_S (sqlauc.sql's contract)
-    by_key = {(int(r["by_1"]), r["model"]): r for r in got.to_dict("records")}
+    # the query's slice columns carry the user's names (sqlauc.sql's contract)
+    by_key = {(int(r["hour"]), r["model"]): r for r in got.to_dict("records")}
     for row in rows:
         assert by_key[(row["hour"], row["model"])]["auc"] == pytest.approx(row["auc"], abs=1e-12)
 

@@ -165,7 +165,7 @@ def test_sql_is_the_query_evaluate_runs(con):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = sqlauc.evaluate(con, "t", scores=SCORES, by="day")
-    by_key = {(r["by_1"], r["model"]): r for r in rows if r["n_used"]}
+    by_key = {(r["day"], r["model"]): r for r in rows if r["n_used"]}
     assert len(by_key) == len(got)
     for row in got.itertuples(index=False):
         r = by_key[(row.day, row.model)]

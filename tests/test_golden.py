@@ -567,7 +567,7 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
     for r in rows:
         if not r["n_used"]:
             continue
-        key = r["by_1"] if by else None
+        key = r[by[0]] if by else None
         key = math.nan if by and key is None else key
         got[(key, r["model"])] = tuple(
             math.nan if r.get(c) is None else float(r[c]) for c in columns
@@ -586,7 +586,7 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
         assert options["group"] == GROUP_WEIGHT
         for (key, model), usable in groups.items():
             [r] = [r for r in rows if r["model"] == model and (not by or (
-                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+                r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
             want = gauc_reference(usable.assign(grp=usable["gw"]), group="grp", y_pos="y",
                                   score=_EVALUATE_SCORES[model], weight="w" if weighted
                                   else None, group_weight=options.get("group_weight",
@@ -606,7 +606,7 @@ def _check_evaluate_metrics(
     model); a score column outside [0, 1] (gw_col) is counted in n_score_out_of_range."""
     for (key, model), (y, s, w) in used.items():
         [r] = [r for r in rows if r["model"] == model and (not by or (
-            r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+            r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
         if "average_precision" in asked:
             want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
             assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
@@ -650,7 +650,7 @@ def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict])
             y = usable["y"].to_numpy() == 1
             w = usable["w"].to_numpy() if weighted else None
             [r] = [r for r in rows if r["model"] == name and (not by or (
-                r["by_1"] is None if pd.isna(key) else r["by_1"] == key))]  # fmt: skip
+                r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
             got = {c: math.nan if r[c] is None else float(r[c]) for c in r if c != "model"}
             if y.all() or not y.any():
                 assert math.isnan(got["auc"]) and math.isnan(got["z"]), (key, name)

@@ -404,3 +404,92 @@ def test_input_names_in_other_roles_every_metric(backend, roles):
     )
     assert got_gauc.gauc == pytest.approx(expected["gauc"], abs=TOL)
     assert got_gauc.groups_used == expected["groups_used"]
+
+
+# -------------------------------------------------------------------------------------------
+# 3. evaluate's and compare's slice columns: the query names them as the user did
+
+
+def slice_table(seed: int = 13, n: int = 120) -> pd.DataFrame:
+    """Two slice columns named like internal names of the evaluate/compare queries (``by_2``,
+    the input's second slice column; ``se``, an alias of evaluate's last step), a label and two
+    tie-heavy score columns named like the input relation's columns."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.45
+    return pd.DataFrame(
+        {
+            "by_2": rng.integers(0, 2, n),
+            "se": rng.integers(0, 2, n),
+            "score": y.astype("int64"),
+            "label": np.round(rng.random(n) + 0.4 * y, 1),
+            "label_value": np.round(rng.random(n) + 0.2 * y, 1),
+        }
+    )
+
+
+def test_evaluate_and_compare_slices_named_like_internal_names(backend):
+    """Slices named ``by_2`` and ``se`` (by=["se", "by_2"], the internal order swapped): each
+    (slice, model) row equals scikit-learn on that slice's rows, on every engine."""
+    frame = slice_table()
+    table = backend.create(frame)
+    scores = ["label", "label_value"]
+    kw = dict(label="score", scores=scores, by=["se", "by_2"])
+    got = quiet(sqlauc.evaluate, backend.con, table, **kw)
+    paired = quiet(sqlauc.compare, backend.con, table, **kw)
+    assert list(got.columns[:3]) == ["se", "by_2", "model"]
+    assert list(paired.columns[:2]) == ["se", "by_2"]
+    checked = 0
+    for (se, by_2), part in frame.groupby(["se", "by_2"]):
+        aucs = {}
+        for model in scores:
+            [row] = got[(got.se == se) & (got.by_2 == by_2) & (got.model == model)].itertuples()
+            aucs[model] = roc_auc_score(part["score"], part[model])
+            assert row.auc == pytest.approx(aucs[model], abs=TOL), (se, by_2, model)
+            checked += 1
+        [row] = paired[(paired.se == se) & (paired.by_2 == by_2)].itertuples()
+        assert row.diff == pytest.approx(aucs["label_value"] - aucs["label"], abs=TOL)
+    assert checked == 8
+
+
+def test_sql_names_the_slice_columns_as_given():
+    """``sqlauc.sql("evaluate" | "compare", by=...)`` returns the slice columns under the
+    user's names (quoted: a space, a quote and a case are kept), with the numbers of the
+    Python call."""
+    frame = slice_table().rename(columns={"by_2": 'my "day"', "se": "Country"})
+    con = duckdb.connect()
+    con.register("frame", frame)
+    con.execute('CREATE TABLE "t" AS SELECT * FROM frame')
+    kw = dict(label="score", scores=["label", "label_value"], by=['my "day"', "Country"])
+    for metric, call in (("evaluate", sqlauc.evaluate), ("compare", sqlauc.compare)):
+        result = con.execute(sqlauc.sql(metric, "t", **kw))
+        names = [d[0] for d in result.description]
+        assert names[:3] == ['my "day"', "Country", "model"], metric
+        rows = [dict(zip(names, r, strict=True)) for r in result.fetchall()]
+        expected = quiet(call, con, "t", **kw)
+        got = {(r['my "day"'], r["Country"], r["model"]): r["auc"] for r in rows if r["n_used"]}
+        want = {
+            (r['my "day"'], r["Country"], r["model"]): r["auc"]
+            for r in expected.to_dict("records")
+        }
+        assert got == want, metric
+
+
+@pytest.mark.parametrize("name", ["n_used", "N_USED", "Model", "Positives"])
+def test_slice_named_like_an_output_column_is_refused(name):
+    """A slice column named like another output column of the query (ignoring case) is
+    refused by the Python calls and by sqlauc.sql, naming the output columns."""
+    frame = slice_table().rename(columns={"se": name})
+    kw = dict(label="score", scores=["label", "label_value"], by=name)
+    for call in (
+        lambda: sqlauc.evaluate(None, frame, **kw),
+        lambda: sqlauc.compare(None, frame, **kw),
+        lambda: sqlauc.sql("evaluate", "t", **kw),
+        lambda: sqlauc.sql("compare", "t", **kw),
+    ):
+        with pytest.raises(sqlauc.InvalidParameterError, match="'by' parameter.*model"):
+            call()
+
+
+def test_two_slices_named_alike_are_refused():
+    with pytest.raises(sqlauc.InvalidParameterError, match="unlike each other"):
+        sqlauc.sql("evaluate", "t", scores=["a"], by=["Day", "day"])

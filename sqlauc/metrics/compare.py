@@ -52,12 +52,10 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "(a weight-k row is k identical rows), and with sampling weights it "
                 "understates the variance"
             )
-    slices = [f"by_{i + 1}" for i in range(len(options.by))]
     kept = [r for r in evaluated.rows if r["n_rows"]]
     order = {name: i for i, name in enumerate(plan.roles.scores)}
-    data: dict[str, Any] = {
-        name: [r[key] for r in kept] for name, key in zip(options.by, slices, strict=True)
-    }
+    slices = zip(options.by, plan.roles.by, strict=True)  # given, resolved (the query's names)
+    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["baseline"] = [plan.roles.scores[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]

@@ -196,7 +196,7 @@ def _frame(
     options = evaluated.plan.options
     kept = [r for r in evaluated.rows if r["n_used"]]
     order = {name: i for i, name in enumerate(evaluated.plan.roles.scores)}
-    slices = zip(options.by, (f"by_{i + 1}" for i in range(len(options.by))), strict=True)
+    slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]

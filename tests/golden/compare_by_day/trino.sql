@@ -264,7 +264,7 @@ WITH sqlauc_input AS (
   FROM clamped
 )
 SELECT
-  by_1,
+  by_1 AS "user_id",
   model,
   auc_1 AS auc_baseline,
   auc_2 AS auc,

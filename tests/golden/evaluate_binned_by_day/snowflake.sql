@@ -173,7 +173,7 @@ WITH sqlauc_input AS (
   FROM bounds
 )
 SELECT
-  by_1,
+  by_1 AS "user_id",
   model,
   CASE
     WHEN NOT (

@@ -252,7 +252,7 @@ WITH sqlauc_input AS (
   FROM totals
 )
 SELECT
-  by_1,
+  by_1 AS `user_id`,
   model,
   theta_defined AS auc,
   NULL AS auc_se,
