@@ -83,8 +83,9 @@ def sql(
         ``"evaluate"``: its ``pauc`` column.
     scores, by, ci, metrics, eps
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
-        (slice, model), the slice columns named as in ``by``; its ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``;
-        ``metrics=`` adds their columns, and ``n_score_out_of_range`` for the metrics that
+        (slice, model), the slice columns named as in ``by``; its
+        ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``; ``metrics=`` adds
+        their columns, and ``n_score_out_of_range`` for the metrics that
         read probabilities).
     bins : int, optional
         For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).

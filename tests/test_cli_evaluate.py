@@ -130,6 +130,8 @@ EVALUATE_CASES = [
     (["day"], {"--weight": "w"}),
     (["country", "hour"], {"--where": "hour < 3", "--max-fpr": "0.2"}),
     (["hour"], {"--ci": "0.8", "--pos-label": "1"}),
+    (["day"], {"--metric": "average_precision", "--method": "grouped"}),
+    (["hour"], {"--method": "binned", "--bins": "64"}),
 ]
 
 
@@ -143,9 +145,12 @@ def test_evaluate_json_and_csv_equal_the_frame(workdir, source, by, options):
     kwargs: dict[str, Any] = {
         "weight": options.get("--weight"),
         "where": options.get("--where"),
-        "ci": float(options.get("--ci", 0.95)),
+        "ci": None if options.get("--method") == "binned" else float(options.get("--ci", 0.95)),
         "max_fpr": float(options["--max-fpr"]) if "--max-fpr" in options else None,
         "pos_label": options.get("--pos-label", 1),
+        "method": options.get("--method", "auto"),
+        "bins": int(options["--bins"]) if "--bins" in options else None,
+        "metrics": [options["--metric"]] if "--metric" in options else None,
     }
     frame = sqlauc.evaluate(None, workdir / source, scores=SCORES, by=by or None, **kwargs)
     assert list(frame.columns)[: len(by) + 1] == [*by, "model"]
@@ -172,6 +177,42 @@ def test_evaluate_table_is_aligned_with_null_slices(workdir):
         assert cells[1] == row.model
         assert cells[2] == f"{row.auc:.6f}" and cells[4] == f"{row.auc_low:.6f}"
     assert sum(line.startswith("NULL ") for line in lines) == len(SCORES)
+
+
+def test_evaluate_metrics_and_gauc_equal_the_frame(workdir):
+    """``--metric`` (repeated) with ``--group``/``--group-weight`` and ``--eps``: the frame of
+    ``sqlauc.evaluate(metrics=..., group=..., eps=...)``, value for value."""
+    rows = as_json(ok(run("evaluate", "eval.parquet", "--score", "a", "--score", "b", "--by",
+                          "day", "--metric", "average_precision", "--metric", "gauc",
+                          "--group", "country", "--group-weight", "clicks", "--format", "json",
+                          cwd=workdir)))  # fmt: skip
+    frame = sqlauc.evaluate(None, workdir / "eval.parquet", scores=["a", "b"], by="day",
+                            metrics=["average_precision", "gauc"], group="country",
+                            group_weight="clicks")  # fmt: skip
+    assert "gauc" in rows[0] and "average_precision" in rows[0]
+    assert rows == frame_as_json(frame)
+
+
+def test_evaluate_binned_has_the_bounds_and_no_interval(workdir):
+    """``--method binned --bins N``: the certified bounds, no DeLong interval (no --no-ci
+    needed), the exact AUC inside the bounds."""
+    rows = as_json(ok(run("evaluate", "eval.parquet", *score_args(), "--method", "binned",
+                          "--bins", "32", "--format", "json", cwd=workdir)))  # fmt: skip
+    frame = sqlauc.evaluate(None, workdir / "eval.parquet", scores=SCORES, method="binned",
+                            bins=32, ci=None)  # fmt: skip
+    assert rows == frame_as_json(frame)
+    exact = sqlauc.evaluate(None, workdir / "eval.parquet", scores=SCORES, ci=None)
+    assert "auc_se" not in rows[0]
+    for row, want in zip(rows, exact.itertuples(index=False), strict=True):
+        assert row["auc_low_bound"] <= want.auc <= row["auc_high_bound"], row
+
+
+def test_auc_bins_is_the_binned_auc(workdir):
+    out = as_json(ok(run("auc", "eval.parquet", "--score", "a", "--method", "binned", "--bins",
+                         "2", "--format", "json", cwd=workdir)))  # fmt: skip
+    want = sqlauc.auc(None, workdir / "eval.parquet", score="a", method="binned", bins=2)
+    other = sqlauc.auc(None, workdir / "eval.parquet", score="a", method="binned", bins=4096)
+    assert out[0]["auc"] == want and want != other
 
 
 def test_evaluate_no_ci_leaves_the_interval_out(workdir):
@@ -341,6 +382,14 @@ ERRORS = [
     (["sql", "auc", "--table", "t", *score_args()], 2, "sql auc takes one --score"),
     (["sql", "auc", "--table", "t", "--by", "day"], 2, "'by' parameter of sql()"),
     (["sql", "evaluate", "--table", "t", "--level", "0.9"], 2, "'level' parameter of sql()"),
+    (["evaluate", "eval.parquet", "--score", "a", "--metric", "auc"], 2, "invalid choice: 'auc'"),
+    (["evaluate", "eval.parquet", "--score", "a", "--bins", "10"], 2,
+     "'bins' parameter of evaluate() must be None unless method='binned'"),
+    (["evaluate", "eval.parquet", "--score", "a", "--method", "binned", "--ci", "0.9"], 2,
+     "'ci' parameter of evaluate() must be None with method='binned'"),
+    (["evaluate", "eval.parquet", "--score", "a", "--metric", "gauc"], 2, "'group' parameter"),
+    (["evaluate", "eval.parquet", "--score", "c", "--metric", "log_loss"], 1, "outside [0, 1]"),
+    (["auc", "eval.parquet", "--score", "a", "--bins", "0"], 2, "expected a positive integer"),
 ]  # fmt: skip
 
 
@@ -388,6 +437,12 @@ SQL_CASES = [
     ("compare", [*score_args(), "--by", "day", "--level", "0.8", "--pos-label", "true"],
      {"scores": list(SCORES), "by": "day", "level": 0.8, "pos_label": True}),
     ("auc", ["--score", "p", "--max-fpr", "0.3"], {"score": "p", "max_fpr": 0.3}),
+    ("evaluate", ["--score", "p", "--metric", "ne", "--metric", "calibration", "--eps", "1e-12"],
+     {"scores": ["p"], "metrics": ["ne", "calibration"], "eps": 1e-12}),
+    ("evaluate", ["--score", "p", "--method", "binned", "--bins", "100"],
+     {"scores": ["p"], "method": "binned", "bins": 100, "ci": None}),
+    ("auc", ["--score", "p", "--method", "binned", "--bins", "100"],
+     {"score": "p", "method": "binned", "bins": 100}),
 ]  # fmt: skip
 
 

@@ -25,7 +25,7 @@ CLI_MODULES = sorted(p.stem for p in (PACKAGE / "cli").glob("*.py") if p.stem !=
 ENTRIES = {"sqlauc.__main__", "sqlauc.demo"}
 #: What the command may use of ``sqlauc.metrics`` and ``sqlauc.dialects``: their registries.
 REGISTRIES = {
-    "metrics": {"names", "get", "specs"},
+    "metrics": {"names", "get", "specs", "EVALUATE_METRICS"},
     "dialects": {"names", "get", "for_sqlalchemy", "DEFAULT"},
 }
 
@@ -197,3 +197,11 @@ def test_method_bucketed_runs(data, capsys):
     assert cli.main(["sql", "auc", "--table", "t", "--method", "bucketed"]) == 0
     assert capsys.readouterr().out == sqlauc.sql("auc", "t", method="bucketed") + "\n"
     assert sqlauc.sql("auc", "t", method="bucketed") != sqlauc.sql("auc", "t", method="grouped")
+
+
+def test_metric_choices_are_evaluates_metrics():
+    """``--metric`` offers exactly what ``evaluate(metrics=)`` takes, on evaluate and sql."""
+    from sqlauc.options import EVALUATE_METRICS
+
+    assert choices("evaluate", "metrics") == EVALUATE_METRICS
+    assert choices("sql", "metrics") == EVALUATE_METRICS

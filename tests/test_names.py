@@ -468,8 +468,7 @@ def test_sql_names_the_slice_columns_as_given():
         expected = quiet(call, con, "t", **kw)
         got = {(r['my "day"'], r["Country"], r["model"]): r["auc"] for r in rows if r["n_used"]}
         want = {
-            (r['my "day"'], r["Country"], r["model"]): r["auc"]
-            for r in expected.to_dict("records")
+            (r['my "day"'], r["Country"], r["model"]): r["auc"] for r in expected.to_dict("records")
         }
         assert got == want, metric
 
@@ -486,7 +485,7 @@ def test_slice_named_like_an_output_column_is_refused(name):
         lambda: sqlauc.sql("evaluate", "t", **kw),
         lambda: sqlauc.sql("compare", "t", **kw),
     ):
-        with pytest.raises(sqlauc.InvalidParameterError, match="'by' parameter.*model"):
+        with pytest.raises(sqlauc.InvalidParameterError, match=r"'by' parameter.*model"):
             call()
 
 

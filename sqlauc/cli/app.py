@@ -3,12 +3,14 @@
 Commands (``sqlauc COMMAND --help`` for each one's options)::
 
     sqlauc auc  SOURCE --label y --score p [--score p2 ...] [--weight w] [--where "..."]
+                [--method binned --bins 4096]
     sqlauc roc  SOURCE ... [--all-points] [--plot roc.png]
     sqlauc pr   SOURCE ... [--all-points] [--plot pr.png]
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
     sqlauc evaluate SOURCE --score a --score b [--by day] [--ci 0.95 | --no-ci]
-                [--max-fpr 0.1] [--plot auc.png]
+                [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision ...]
+                [--metric gauc --group user_id] [--method binned --bins N] [--plot auc.png]
     sqlauc compare  SOURCE --score base --score cand [--by day] [--level 0.95]
     sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
                 (METRIC evaluate or compare: --score a --score b [--by day] ..., one query)

@@ -148,21 +148,25 @@ def slice_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: evaluate's interval level when neither ``--ci`` nor ``--no-ci`` is given (none with
+#: ``--method binned``, whose bounds replace the interval).
+DEFAULT_CI = 0.95
+
+
 def interval_options(parser: argparse.ArgumentParser) -> None:
-    """``--ci LEVEL`` / ``--no-ci`` and ``--max-fpr`` of evaluate."""
+    """``--ci LEVEL`` / ``--no-ci`` and ``--max-fpr`` of evaluate (read with
+    :func:`interval_level`)."""
     interval = parser.add_mutually_exclusive_group()
     interval.add_argument(
         "--ci",
         type=float,
-        default=0.95,
         metavar="LEVEL",
-        help="the level of the DeLong interval, in (0, 1) (default: 0.95)",
+        help=f"the level of the DeLong interval, in (0, 1) (default: {DEFAULT_CI}; none "
+        "with --method binned)",
     )
     interval.add_argument(
         "--no-ci",
-        dest="ci",
-        action="store_const",
-        const=None,
+        action="store_true",
         help="no interval (auc_se, auc_low, auc_high left out; needed with non-integer weights)",
     )
     parser.add_argument(
@@ -171,6 +175,52 @@ def interval_options(parser: argparse.ArgumentParser) -> None:
         metavar="FPR",
         help="the standardised partial AUC over FPR in [0, FPR] (McClish): evaluate's pauc column",
     )
+
+
+def interval_level(args: argparse.Namespace) -> float | None:
+    """evaluate's ``ci=``: ``--ci``, None with ``--no-ci``, else 0.95 (None with
+    ``--method binned``)."""
+    if args.no_ci:
+        return None
+    if args.ci is not None:
+        return float(args.ci)
+    return None if getattr(args, "method", "auto") == "binned" else DEFAULT_CI
+
+
+def evaluate_options(parser: argparse.ArgumentParser, *, group: bool = True) -> None:
+    """``--metric`` (repeatable), ``--eps`` and ``--bins`` of evaluate, and ``--group`` /
+    ``--group-weight`` for ``--metric gauc`` (``group=False`` where the parser has them)."""
+    parser.add_argument(
+        "--metric",
+        dest="metrics",
+        action="append",
+        choices=metrics.EVALUATE_METRICS,
+        metavar="NAME",
+        help="add a metric column per slice and model (repeatable): "
+        + ", ".join(metrics.EVALUATE_METRICS)
+        + " (gauc needs --group)",
+    )
+    parser.add_argument(
+        "--eps",
+        type=float,
+        metavar="EPS",
+        help="log_loss/ne: clip probabilities to [EPS, 1 - EPS] (default: 2**-52, "
+        "scikit-learn's for float64)",
+    )
+    parser.add_argument(
+        "--bins",
+        type=positive_int,
+        metavar="N",
+        help="with --method binned: the number of score bins on [0, 1] (default: 4096)",
+    )
+    if group:
+        parser.add_argument("--group", metavar="COLUMN", help="the group column of --metric gauc")
+        parser.add_argument(
+            "--group-weight",
+            default="impressions",
+            metavar="WEIGHT",
+            help="--metric gauc: impressions (default), clicks, uniform, or a column",
+        )
 
 
 def level_option(parser: argparse.ArgumentParser) -> None:

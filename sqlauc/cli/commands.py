@@ -16,10 +16,13 @@ from typing import Any
 import sqlauc
 from sqlauc.cli.arguments import (
     compared_scores,
+    evaluate_options,
+    interval_level,
     interval_options,
     level_option,
     method_option,
     plot_path,
+    positive_int,
     scores,
     slice_options,
 )
@@ -51,8 +54,10 @@ EPILOGS = {
     "pr": _columns_epilog("pr") + ". Thresholds ascend; the last point is (recall 0, "
     "precision 1) with threshold=inf (null in JSON), as scikit-learn's.",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
-    "(DeLong; not with --no-ci), pauc (with --max-fpr), positives, negatives, n_rows: "
-    "sqlauc.evaluate's frame, one row per slice and model, from one query.",
+    "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
+    "negatives, n_rows: sqlauc.evaluate's frame, one row per slice and model, from one query. "
+    "With --method binned: auc, auc_low_bound, auc_high_bound, nonmonotone_bins instead of "
+    "the interval.",
     "compare": "output columns: the --by columns, baseline, model, auc_baseline, auc, diff, "
     "diff_low, diff_high, z, p_value: sqlauc.compare's frame (the paired DeLong test of each "
     "model against the first --score), one row per slice and model, from one query.",
@@ -65,6 +70,12 @@ def add_auc(commands: Any, parent: argparse.ArgumentParser) -> None:
         "auc", parents=[parent], help="exact ROC AUC per model", epilog=EPILOGS["auc"]
     )
     method_option(auc, "auc")
+    auc.add_argument(
+        "--bins",
+        type=positive_int,
+        metavar="N",
+        help="with --method binned: the number of score bins on [0, 1] (default: 4096)",
+    )
     auc.set_defaults(run=run_auc)
 
 
@@ -115,6 +126,8 @@ def add_evaluate(commands: Any, parent: argparse.ArgumentParser) -> None:
     )
     slice_options(evaluate)
     interval_options(evaluate)
+    evaluate_options(evaluate)
+    method_option(evaluate, "evaluate")
     evaluate.add_argument(
         "--plot",
         type=plot_path,
@@ -153,11 +166,15 @@ def run_evaluate(args: argparse.Namespace) -> None:
     """``sqlauc.evaluate``'s frame, one record per row; with ``--plot``, drawn first."""
     if args.plot is not None:
         require_plotting()
+    level = interval_level(args)
     with open_target(args) as target, relay_warnings():
-        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), ci=args.ci,
-                                max_fpr=args.max_fpr, **_table_options(args))  # fmt: skip
+        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), ci=level,
+                                max_fpr=args.max_fpr, method=args.method, bins=args.bins,
+                                metrics=args.metrics, eps=args.eps, group=args.group,
+                                group_weight=args.group_weight,
+                                **_table_options(args))  # fmt: skip
     if args.plot is not None:  # first: a plot that cannot be written prints nothing
-        save_evaluation_plot(frame, args.plot, ci=args.ci)
+        save_evaluation_plot(frame, args.plot, ci=level)
     emit(*table_records(frame), args.format)
     if args.plot is not None:
         print(f"sqlauc: wrote {args.plot}", file=sys.stderr)
@@ -179,7 +196,8 @@ def run_auc(args: argparse.Namespace) -> None:
     with open_target(args) as target:
         for score in scores(args):
             with relay_warnings(score):
-                result = compute("auc", target, **column_options(args, score), method=args.method)
+                result = compute("auc", target, **column_options(args, score),
+                                 method=args.method, bins=args.bins)  # fmt: skip
                 records.append(summary_record(score, result, columns))
     emit(records, columns, args.format)
 

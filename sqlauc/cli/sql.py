@@ -19,6 +19,8 @@ from sqlauc.cli.arguments import (
     column_options,
     compared_scores,
     dialect_name,
+    evaluate_options,
+    interval_level,
     interval_options,
     level_option,
     method_option,
@@ -71,6 +73,7 @@ def add_sql(commands: Any) -> None:
     method_option(sql)
     slice_options(sql)
     interval_options(sql)
+    evaluate_options(sql, group=False)
     level_option(sql)
     sql.add_argument("--all-points", action="store_true", help="roc: keep every threshold")
     sql.add_argument("--output", "-o", type=Path, metavar="FILE", help="write to FILE")
@@ -104,6 +107,13 @@ def run_sql(args: argparse.Namespace) -> None:
         raise UsageError(f"sql {args.metric} takes one --score (evaluate and compare take several)")
     else:
         models = {"score": scores(args)[0]}
+    evaluate_extras: dict[str, Any] = {"metrics": args.metrics, "eps": args.eps,
+                                       "bins": args.bins}  # fmt: skip
+    # ci= for the metrics that take it; else only if given (sql() refuses it there)
+    asked_ci = args.ci is not None or args.no_ci
+    interval: dict[str, Any] = (
+        {"ci": interval_level(args)} if "ci" in spec.parameters or asked_ci else {}
+    )
     text = sqlauc.sql(
         metric,
         _table(args),
@@ -111,7 +121,7 @@ def run_sql(args: argparse.Namespace) -> None:
         label=args.label,
         **models,
         by=args.by,
-        ci=args.ci,
+        **interval,
         max_fpr=args.max_fpr,
         level=args.level,
         weight=args.weight,
@@ -121,6 +131,7 @@ def run_sql(args: argparse.Namespace) -> None:
         group_weight=args.group_weight,
         method=args.method,
         drop_intermediate=not args.all_points,
+        **evaluate_extras,
     )
     if args.output is None:
         sys.stdout.write(text + "\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 
 from sqlauc.metrics.spec import MetricSpec
+from sqlauc.options import EVALUATE_METRICS
 
 #: The metric modules, in the order the documentation lists them.
 _MODULES = ("auc", "roc_curve", "group_auc", "gauc", "evaluate", "compare")
@@ -35,4 +36,7 @@ def specs() -> list[MetricSpec]:
     return [get(name) for name in _MODULES]
 
 
-__all__ = ["MetricSpec", "get", "names", "specs"]
+#: The metrics evaluate's ``metrics=`` adds as columns (:func:`sqlauc.evaluate`), in order.
+EVALUATE_METRICS = EVALUATE_METRICS
+
+__all__ = ["EVALUATE_METRICS", "MetricSpec", "get", "names", "specs"]
