@@ -47,8 +47,10 @@ totals AS (
     SELECT
         CASE WHEN :weighted = 1 THEN SUM(wrong_2 ORDER BY wrong_2) ELSE SUM(wrong_2) END
             AS wrong_pairs_2,
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
+            AS positives,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
+            AS negatives
     FROM terms
 )
 SELECT

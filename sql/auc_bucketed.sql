@@ -198,8 +198,10 @@ per_bucket AS (
         bucket,
         CASE WHEN :weighted = 1 THEN SUM(wrong_2 ORDER BY wrong_2) ELSE SUM(wrong_2) END
             AS wrong_2_in_bucket,
-        SUM(pos_w) AS bucket_pos_w,
-        SUM(neg_w) AS bucket_neg_w
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
+            AS bucket_pos_w,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
+            AS bucket_neg_w
     FROM terms
     GROUP BY bucket
 ),
@@ -228,8 +230,10 @@ totals AS (
             THEN SUM(bucket_wrong_2 ORDER BY bucket_wrong_2)
             ELSE SUM(bucket_wrong_2)
         END AS wrong_pairs_2,
-        SUM(bucket_pos_w) AS positives,
-        SUM(bucket_neg_w) AS negatives
+        CASE WHEN :weighted = 1 THEN SUM(bucket_pos_w ORDER BY bucket_pos_w) ELSE SUM(bucket_pos_w) END
+            AS positives,
+        CASE WHEN :weighted = 1 THEN SUM(bucket_neg_w ORDER BY bucket_neg_w) ELSE SUM(bucket_neg_w) END
+            AS negatives
     FROM cumulative
 )
 SELECT

@@ -13,10 +13,12 @@
 -- every stage after it reads one contract.
 -- Exact sums: unweighted, w is the row count as a DOUBLE, a whole number, so every later sum
 -- of it is exact (in any order) while below 2^53 rows, and the stages that multiply counts
--- (auc.sql's pair counts) do it in DECIMAL(38, 0); the stages that divide read doubles. Weighted, w is a DOUBLE sum, added in the engine's order: weights
--- keep their scale (1e-150 to 1e150 work), and their last bits may change from run to run on
--- a parallel engine (an exact DECIMAL(38, 18) sum would fix the bits but not the scale; an
--- ordered SUM here costs 6-8x at 1e7 rows: issue 12 item 7 leaves it open).
+-- (auc.sql's pair counts) do it in DECIMAL(38, 0); the stages that divide read doubles.
+-- Weighted, w (and gw) is a reproducible sum of doubles, SUM(x ORDER BY x), which each dialect
+-- writes its way (Dialect.sums): on DuckDB as exact DECIMAL(38, 0) sums of the weights' bits
+-- in two 40-bit slices (sqlauc/dialects/adapt.py; an ordered aggregate here cost 6-8x at 1e7
+-- rows), so the bits do not change with the thread count, while weights keep their scale
+-- (1e-150 to 1e150 work: what the slices cannot hold is summed as doubles).
 -- Zero-weight rows are dropped as if absent. :weighted and :group_weight fold away unused
 -- branches (sqlauc/compose.py). Counts are COUNT (64-bit everywhere, COUNT_BIG in T-SQL).
 -- Portability: flags and parameters are 1/0 integers tested with = 1, never boolean values
@@ -26,12 +28,14 @@ SELECT
     label_value,
     label,
     COUNT(*) AS n_rows,
-    CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+    CASE WHEN :weighted = 1 THEN SUM(weight ORDER BY weight) ELSE CAST(COUNT(*) AS DOUBLE) END
+        AS w,
     CASE WHEN :weighted = 1
         THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
         ELSE CAST(0 AS BIGINT)
     END AS n_bad_weight,
-    CASE WHEN :group_weight = 'column' THEN SUM(gw) ELSE CAST(NULL AS DOUBLE) END AS gw,
+    CASE WHEN :group_weight = 'column' THEN SUM(gw ORDER BY gw) ELSE CAST(NULL AS DOUBLE) END
+        AS gw,
     CASE WHEN :group_weight = 'column'
         THEN COUNT(*) - COUNT(CASE WHEN gw >= 0 AND gw * 0 = 0 THEN 1 END)
         ELSE CAST(0 AS BIGINT)

@@ -11,10 +11,15 @@
 --   n_null_group        rows whose group is NULL (excluded; their label is NULL in the input)
 --   n_bad_group_weight  NULL, negative or non-finite gw values ('column' only)
 -- Reads counted (counted.sql) and the metric's positives and negatives (its totals, before the
--- final SELECT: whole numbers unweighted), each converted to DOUBLE once.
+-- final SELECT: whole numbers unweighted), each converted to DOUBLE once. gw_sum's sums (over
+-- the rows of a key, then over the keys) are reproducible sums (SUM(x ORDER BY x), written per
+-- dialect: sqlauc.dialects.Dialect.sums).
 WITH per_key AS (
     SELECT
-        SUM(CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END) AS gw_sum,
+        CASE WHEN :group_weight = 'column' THEN SUM(
+            CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END
+            ORDER BY CASE WHEN label IS NOT NULL AND score IS NOT NULL THEN gw END
+        ) END AS gw_sum,
         SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
         SUM(n_bad_group_weight) AS n_bad_group_weight
@@ -22,7 +27,7 @@ WITH per_key AS (
 ),
 totals AS (
     SELECT
-        SUM(gw_sum) AS gw_sum,
+        CASE WHEN :group_weight = 'column' THEN SUM(gw_sum ORDER BY gw_sum) END AS gw_sum,
         SUM(n_pos_rows) AS n_pos_rows,
         SUM(n_null_group) AS n_null_group,
         SUM(n_bad_group_weight) AS n_bad_group_weight

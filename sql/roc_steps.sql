@@ -9,8 +9,10 @@
 -- converted to DOUBLE once, where it leaves this stage.
 WITH totals AS (
     SELECT
-        CAST(SUM(pos_w) AS DOUBLE) AS positives,
-        CAST(SUM(neg_w) AS DOUBLE) AS negatives
+        CAST(CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
+            AS DOUBLE) AS positives,
+        CAST(CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
+            AS DOUBLE) AS negatives
     FROM score_counts
 )
 SELECT

@@ -78,8 +78,10 @@ WITH walked AS (
 ),
 totals AS (
     SELECT
-        CAST(SUM(pos_w) AS DOUBLE) AS positives,
-        CAST(SUM(neg_w) AS DOUBLE) AS negatives
+        CAST(CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
+            AS DOUBLE) AS positives,
+        CAST(CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
+            AS DOUBLE) AS negatives
     FROM walked
 ),
 tie_blocks AS (
@@ -87,8 +89,10 @@ tie_blocks AS (
     -- its point number (DENSE_RANK numbers the blocks 1, 2, ...: the next block is point + 1)
     SELECT
         point,
-        SUM(pos_w) AS block_pos_w,
-        SUM(neg_w) AS block_neg_w
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
+            AS block_pos_w,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
+            AS block_neg_w
     FROM walked
     WHERE in_tie = 1 AND used_score IS NOT NULL
     GROUP BY point

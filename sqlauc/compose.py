@@ -266,14 +266,17 @@ def _row_value(node: exp.Expr) -> exp.Expr:
         known = exp.Is(this=node.this.copy(), expression=exp.Null()).not_()
         return exp.Case(ifs=[exp.If(this=known, true=one)], default=zero)
     if isinstance(node, (exp.Sum, exp.Min, exp.Max)):
-        return exp.Paren(this=node.this.copy())
+        # SUM(x ORDER BY x) of one row is x too
+        value = node.this.this if isinstance(node.this, exp.Order) else node.this
+        return exp.Paren(this=value.copy())
     raise NotImplementedError(f"no per-row value for {node.sql()}")
 
 
 def per_row(select: exp.Select) -> None:
     """Make an aggregating stage per row (in place): each input row is its own key, so the
     GROUP BY goes and each aggregate becomes the row's own value (COUNT(*) is 1, COUNT(x) is
-    1 or 0, SUM, MIN and MAX of x are x). The stage's columns mean the same, per row."""
+    1 or 0, SUM (ordered or not), MIN and MAX of x are x). The stage's columns mean the
+    same, per row."""
     select.set("group", None)
     select.set("expressions", [p.transform(_row_value, copy=False) for p in select.expressions])
 

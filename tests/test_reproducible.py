@@ -10,12 +10,12 @@ bits (``float.hex``; frames compared exactly).
 
 What holds: unweighted results are sums of whole numbers, taken as integers (DECIMAL(38, 0)
 for the grouped formulation's pair counts, BIGINT row numbers in the rows formulation) and
-divided once at the end. The sums of DOUBLE terms over the distinct scores, the buckets and the
-groups are ordered sums on DuckDB (``sqlauc.dialects.Dialect.sums == "ordered"``). Sample
-weights and a ``group_weight`` column are still summed in thread order per distinct
-(score, label) (sql/counted.sql; an ordered sum there costs 6-8x at 1e7 rows, and an exact
-DECIMAL(38, 18) sum loses the scale invariance of weights from 1e-150 to 1e150), so those
-cases are declared gaps below.
+divided once at the end. Every sum of DOUBLEs that are not whole numbers (sample weights and a
+``group_weight`` column per distinct (score, label), the class totals, the pair terms over the
+distinct scores and the buckets, GAUC's weighted AUCs) is written ``SUM(x ORDER BY x)``, which
+DuckDB gets as exact DECIMAL(38, 0) sums of the values' bits (``Dialect.sums == "split"``,
+sqlauc/dialects/adapt.py). The one declared gap: the weighted ROC curve over rows, whose
+running sums add tied rows in the order the sort left them (:data:`ROWS_WEIGHTED`).
 
 chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each, on the same metrics.
 """
@@ -60,10 +60,10 @@ FROM range({N_ROWS}) AS r(i)
 """
 
 
-#: Weighted sums (sample weights, a group_weight column) are still added in DuckDB's thread
-#: order per distinct (score, label), so their last bits may differ between runs: those cases
-#: are held to 1e-13 relative, not to the bit (issue 12 item 7 leaves this open).
-WEIGHTED = "weighted"
+#: The weighted ROC curve over rows: its running SUM windows add the weights of tied rows in
+#: the order the sort left them, so the last bits of a point after a tie block may differ
+#: between runs (held to 1e-13 relative, not to the bit; every other case is bit for bit).
+ROWS_WEIGHTED = ("roc_curve-rows-tied-weighted", "roc_curve-rows-score-weighted")
 
 
 def _bits(value: Any) -> Any:
@@ -177,9 +177,9 @@ def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
 
 @pytest.mark.parametrize("metric", CASES)
 def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric, request):
-    """Unweighted results: the same bits at 1, 2 and 4 threads, 5 runs each. Weighted sums:
-    the same to 1e-13 relative (see :data:`WEIGHTED`)."""
-    exact = WEIGHTED not in request.node.callspec.id
+    """The same bits at 1, 2 and 4 threads, 5 runs each, weighted or not (the weighted ROC
+    curve over rows: the same to 1e-13 relative, see :data:`ROWS_WEIGHTED`)."""
+    exact = request.node.callspec.id not in ROWS_WEIGHTED
     results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
     first = results[0]
     for threads, result in zip(THREADS[1:], results[1:], strict=True):

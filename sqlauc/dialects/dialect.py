@@ -19,7 +19,7 @@ from sqlglot import exp
 Tier = Literal["executed", "golden", "rendered"]
 
 #: How a sum of non-integer DOUBLE values is made reproducible (see ``sums`` below).
-Sums = Literal["ordered", "sorted_array", "plain"]
+Sums = Literal["split", "ordered", "sorted_array", "plain"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,8 +72,12 @@ class Dialect:
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
         relation of the models in :func:`sqlauc.evaluate`'s long input.
     sums
-        ``ordered``: the engine keeps ``SUM(x ORDER BY x)``; ``sorted_array``: it is written
-        as the sum of the sorted array of the values; ``plain``: the ``ORDER BY`` is dropped.
+        How ``SUM(x ORDER BY x)`` (a sum of doubles that must not depend on the order a
+        parallel engine adds in) is written: ``split``: as exact integer sums of x's bits in
+        two 40-bit slices, ``DECIMAL(38, 0)``, and a double sum of what is left below 2^-80
+        (see :mod:`sqlauc.dialects.adapt`); ``ordered``: the engine keeps the ordered
+        aggregate; ``sorted_array``: the sum of the sorted array of the values; ``plain``:
+        the ``ORDER BY`` is dropped (engines that add in one thread).
     """
 
     name: str

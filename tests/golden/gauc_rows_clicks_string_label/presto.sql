@@ -3,8 +3,7 @@ WITH sqlauc_input AS (
     CASE WHEN NOT "user_id" IS NULL THEN CAST("outcome" = 'click' AS INTEGER) END AS label,
     "outcome" AS label_value,
     "Score" AS score,
-    "user_id" AS grp,
-    CAST(NULL AS DOUBLE) AS gw
+    "user_id" AS grp
   FROM "analytics"."events"
 ), counted AS (
   SELECT
@@ -54,7 +53,7 @@ WITH sqlauc_input AS (
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN gw END) AS gw_sum,
+    NULL AS gw_sum,
     SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
     SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
@@ -88,7 +87,7 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(gw_sum) AS gw_sum,
+    NULL AS gw_sum,
     SUM(n_pos_rows) AS n_pos_rows,
     SUM(n_null_group) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
@@ -144,7 +143,7 @@ SELECT
   MAX(max_label_code) AS max_label_code,
   MIN(neg_label_min) AS neg_label_min,
   MAX(neg_label_max) AS neg_label_max,
-  SUM(gw_sum) AS gw_sum,
+  NULL AS gw_sum,
   SUM(n_pos_rows) AS n_pos_rows,
   SUM(n_null_group) AS n_null_group,
   SUM(n_bad_group_weight) AS n_bad_group_weight
