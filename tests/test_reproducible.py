@@ -218,7 +218,8 @@ cur.execute(
     "+ toInt64(cityHash64(number) % 3 = 0) * 0.3 AS score, "
     "round((cityHash64(number * 7 + 1) % 1000003) / 1000003.0 "
     "+ toInt64(cityHash64(number) % 3 = 0) * 0.3, 2) AS tied, "
-    "toInt64(cityHash64(number * 3 + 2) % 20000) AS grp "
+    "toInt64(cityHash64(number * 3 + 2) % 20000) AS grp, "
+    "1.0 + (cityHash64(number * 13 + 5) % 1000) / 997.0 AS w "
     "FROM numbers(" + str(int(sys.argv[1])) + ")"
 )
 cases = {
@@ -227,6 +228,11 @@ cases = {
     "auc-rows": lambda: sqlauc.auc(con, "t", method="rows"),
     "gauc-grouped": lambda: sqlauc.gauc(con, "t", group="grp", score="tied").gauc,
     "gauc-rows": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", method="rows").gauc,
+    "auc-grouped-weighted": lambda: sqlauc.auc(con, "t", score="tied", weight="w"),
+    "auc-bucketed-weighted": lambda: sqlauc.auc(
+        con, "t", score="tied", weight="w", method="bucketed"
+    ),
+    "gauc-weighted": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", weight="w").gauc,
 }
 out = {name: [] for name in cases}
 for threads in json.loads(sys.argv[2]):
@@ -238,8 +244,8 @@ print(json.dumps(out))
 
 
 def test_chdb_same_bits_at_any_thread_count():
-    """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: unweighted AUC and GAUC keep
-    their bits (GAUC's sums over groups are sums of sorted arrays there, see
+    """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: AUC and GAUC, unweighted and
+    weighted, keep their bits (the sums of doubles are sums of sorted arrays there, see
     ``sums="sorted_array"``). A missing chdb fails the child process, so the test fails."""
     root = Path(__file__).resolve().parents[1]
     env = {
