@@ -52,6 +52,12 @@ METRIC_OVERLAYS = {
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
 _OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
+#: The AUC and DeLong interval over rows (sql/evaluate_over_rows.sql: one sort of the rows per
+#: (slice, model), ROW_NUMBER, a running positive count and the LAG/LEAD tie blocks; integer
+#: sums, unweighted only); no pauc nor metrics= (they read the per-score stage).
+ROWS = Formulation(
+    "evaluate_over_rows", per_key="blocks", rows=True, weighted=False, uses_negative=True
+)
 
 
 def metric_overlays(options: Options) -> tuple[str, ...]:
@@ -222,7 +228,7 @@ _BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
-    formulations={"grouped": Formulation("evaluate"), "binned": BINNED},
+    formulations={"grouped": Formulation("evaluate"), "rows": ROWS, "binned": BINNED},
     method_options={"bins": "binned"},
     variants={"groups": _OVER_GROUPS},
     option_variants={"group": "groups"},
@@ -248,10 +254,11 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
-    sampled=False,
+    distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
     examples={
         "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
+        "evaluate_rows_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95, "method": "rows"},
         "evaluate_one_score_weighted_pauc": {
             "label": "clicked",
             "scores": ("Score",),
@@ -317,7 +324,7 @@ def evaluate(
     group: str | None = None,
     group_weight: str = "impressions",
     dialect: str | None = None,
-    method: Literal["auto", "grouped", "binned"] = "auto",
+    method: Literal["auto", "grouped", "rows", "binned"] = "auto",
     bins: int | None = None,
 ) -> pd.DataFrame:
     """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,

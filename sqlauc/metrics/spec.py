@@ -60,6 +60,11 @@ class MetricSpec:
         The formulation ``method="auto"`` runs when the sample shows mostly distinct keys
         (a formulation over the sorted rows, ``"rows"``); the sample is also taken with
         weights when that formulation takes them.
+    distinct_refuses : tuple of str
+        Options the ``distinct_method`` formulation does not compute (evaluate's ``max_fpr``
+        and ``metrics``, which read the per-score stage): with one of them given,
+        ``method="auto"`` runs ``"grouped"`` without sampling, and ``method=<distinct_method>``
+        is refused before any query.
     frame : bool
         Whether the result is fetched as a DataFrame (many rows).
     shape : callable
@@ -98,6 +103,7 @@ class MetricSpec:
     dialect_default: bool = False
     sampled: bool = True
     distinct_method: str = "rows"
+    distinct_refuses: tuple[str, ...] = ()
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
@@ -113,6 +119,13 @@ class MetricSpec:
     def resolve_method(self, method: str) -> str:
         """The formulation a (non-auto) method runs."""
         return self.method_aliases.get(method, method)
+
+    def distinct_refused(self, options: Options) -> str | None:
+        """The first option given that the ``distinct_method`` formulation does not compute."""
+        for option in self.distinct_refuses:
+            if getattr(options, option) not in (None, ()):
+                return option
+        return None
 
     def variant(self, options: Options) -> tuple[str, str] | None:
         """The variant the options run, with the option that asks for it (or None)."""
