@@ -243,7 +243,7 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
         if spec.dialect_default and dialect.default_method is not None:
             method = dialect.default_method
         elif sample is not None:
-            method = sample.method()
+            method = sample.method(spec.distinct_share)
             if method == "rank":  # mostly distinct keys: the metric's formulation over rows
                 method = spec.distinct_method
         else:

@@ -52,6 +52,11 @@ METRIC_OVERLAYS = {
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
 _OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
+#: method="auto" runs ``ROWS`` when at least this share of the sampled (row, model) scores is
+#: distinct (auc's 0.5 would pick it for scores rounded to 4 decimals, where a (slice, model)
+#: of 1e5 rows holds ~1e4 distinct scores and the grouped formulation is faster: 3e6 rows x 3
+#: models x 30 days, bench/bench_evaluate.py; continuous scores sample ~100% distinct).
+ROWS_MIN_DISTINCT_SHARE = 0.9
 #: The AUC and DeLong interval over rows (sql/evaluate_over_rows.sql: one sort of the rows per
 #: (slice, model), ROW_NUMBER, a running positive count and the LAG/LEAD tie blocks; integer
 #: sums, unweighted only); no pauc nor metrics= (they read the per-score stage).
@@ -254,6 +259,7 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
+    distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
     examples={

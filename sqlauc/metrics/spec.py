@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlauc.compose import Composition, Formulation, Param
 from sqlauc.options import Options
+from sqlauc.sampling import RANK_MIN_DISTINCT_SHARE
 
 if TYPE_CHECKING:
     from sqlauc.pipeline import Evaluated
@@ -60,6 +61,10 @@ class MetricSpec:
         The formulation ``method="auto"`` runs when the sample shows mostly distinct keys
         (a formulation over the sorted rows, ``"rows"``); the sample is also taken with
         weights when that formulation takes them.
+    distinct_share : float
+        ``method="auto"`` runs ``distinct_method`` when at least this share of the sampled
+        keys is distinct (:data:`sqlauc.sampling.RANK_MIN_DISTINCT_SHARE`, 0.5, unless the
+        metric measured another).
     distinct_refuses : tuple of str
         Options the ``distinct_method`` formulation does not compute (evaluate's ``max_fpr``
         and ``metrics``, which read the per-score stage): with one of them given,
@@ -103,6 +108,7 @@ class MetricSpec:
     dialect_default: bool = False
     sampled: bool = True
     distinct_method: str = "rows"
+    distinct_share: float = RANK_MIN_DISTINCT_SHARE
     distinct_refuses: tuple[str, ...] = ()
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
