@@ -38,7 +38,10 @@
 -- every product is at most 4 P^2 N^2, within 10^38 while P and N are below about 4.9e9), so
 -- the cancellation of the expanded form costs nothing: each is cast to DOUBLE once and divided
 -- once, and the digits never depend on the order a parallel engine adds in (no ordered sums).
--- d, b <= 2 max(P, N): d^2 is taken as DECIMAL(38, 0) too. The linear sums are BIGINT sums
+-- d, b <= 2 max(P, N): d^2 is taken as DECIMAL(38, 0) too. SQLite has 64-bit integers only
+-- (DECIMAL is written INTEGER there, see sqlauc/dialects/sqlite.py): past 2^63 (P N above
+-- ~1.5e9 in one (slice, model)) its products become REALs, and the numerators are then
+-- differences of doubles (accurate to ~1e-16 times the placements' mean^2 / variance). The linear sums are BIGINT sums
 -- (below 2^63 while 2 P N is). The auc is (2 P N - D1) / (2 P N), one division of two integers
 -- cast to DOUBLE: the same bits as auc.sql and evaluate.sql (each the correctly rounded ratio
 -- while 2 P N < 2^53). auc_low/high = auc -/+ :z auc_se, clipped to [0, 1] (pROC's rule).

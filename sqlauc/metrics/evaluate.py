@@ -413,8 +413,17 @@ def evaluate(
     group_weight : str, default "impressions"
         ``w_g`` of ``gauc``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
         ``"uniform"`` or a column's name.
-    method : {"auto", "grouped", "binned"}, default "auto"
-        ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
+    method : {"auto", "grouped", "rows", "binned"}, default "auto"
+        ``"grouped"`` (``sql/evaluate.sql``) sums per distinct (slice, model, score): fastest
+        when scores repeat. ``"rows"`` (``sql/evaluate_over_rows.sql``; unweighted, without
+        ``max_fpr`` and ``metrics``, which read the grouped formulation's per-score sums) sorts
+        the rows of each (slice, model) once: ROW_NUMBER, a running positive count and the
+        tie blocks found by LAG/LEAD give each row's DeLong placement, summed as integers
+        (the variance's numerators exact in DECIMAL(38, 0)); the same ``auc`` bits and the
+        interval to the last digits; faster when scores are nearly distinct. ``"auto"``
+        samples the first 10k (row, model) scores on DuckDB and Spark and runs ``"rows"``
+        when at least 90% of them are distinct (unweighted, no ``max_fpr``/``metrics``),
+        else ``"grouped"``. ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
         ``method="binned"`` (score bins on [0, 1], one cheap scan): ``auc`` (the midpoint),
         ``auc_low_bound`` and ``auc_high_bound`` (certified bounds on the exact AUC) and
         ``nonmonotone_bins`` (0 unless the engine's arithmetic broke the bins' order; then
