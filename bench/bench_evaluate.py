@@ -13,7 +13,9 @@ The contenders, timed round-robin (the order rotates each round) after one untim
 whose result is checked:
 
 * ``evaluate``: ``sqlauc.evaluate(con, "t", scores=("m1", "m2", "m3"), by="day")`` — one
-  query, one scan, with the DeLong interval (``ci=0.95``);
+  query, one scan, with the DeLong interval (``ci=0.95``); ``method="auto"`` samples the
+  scores and runs the formulation over rows (sql/evaluate_over_rows.sql) when they are nearly
+  distinct, else the grouped one (the line above each table names it);
 * ``evaluate, ci=None``: the same without the interval;
 * ``90 x auc``: ``sqlauc.auc(con, "t", score=m, where="day = d")`` for every model and day
   (90 queries, 90 scans) — what a user writes without ``evaluate``.
@@ -78,6 +80,19 @@ def check(result: pd.DataFrame, expected: dict[tuple[int, str], float]) -> float
     return worst
 
 
+def auto_pick(con: duckdb.DuckDBPyConnection) -> str:
+    """The formulation ``method="auto"`` runs for the evaluate contender (it samples)."""
+    from sqlauc import metrics, pipeline
+    from sqlauc.engines.duckdb_engine import DuckDBEngine
+    from sqlauc.options import Options
+    from sqlauc.sources import resolve
+
+    engine = DuckDBEngine(con)
+    plan = pipeline.plan(metrics.get("evaluate"), Options(scores=MODELS, by=("day",)),
+                         resolve("t"), engine=engine, dialect=engine.dialect)  # fmt: skip
+    return plan.method
+
+
 def time_round_robin(
     contenders: dict[str, Callable[[], object]], repeats: int
 ) -> dict[str, list[float]]:
@@ -121,8 +136,8 @@ def main() -> None:
         worst = max(check(contenders[n](), expected) for n in ("evaluate", "evaluate, ci=None"))  # type: ignore[arg-type]
         times = time_round_robin(contenders, args.repeats)
         base = times[f"{DAYS * len(MODELS)} x auc"]
-        print(f"\n{kind} scores (evaluate = separate calls to {worst:.1e}), "
-              f"load {os.getloadavg()[0]:.1f}")  # fmt: skip
+        print(f"\n{kind} scores (evaluate = separate calls to {worst:.1e}; auto ran "
+              f"{auto_pick(con)!r}), load {os.getloadavg()[0]:.1f}")  # fmt: skip
         print(f"{'contender':<20} {'median s':>9} {'min s':>8} {'x med':>7} {'x min':>7}")
         for name, ts in times.items():
             med, low = statistics.median(ts), min(ts)

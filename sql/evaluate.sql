@@ -1,12 +1,12 @@
 -- evaluate: per (slice, model) the exact AUC, its DeLong standard error and interval, and the
 -- standardised partial AUC; one scan of the table whatever the number of models and slices.
 --
--- Reads score_counts (one row per distinct score; the composer adds the keys by_1 .. by_S and
--- model to every stage, and sqlauc_input is long: one row per (row, model), see
--- sqlauc/inputs.py). Per distinct score s, with pos(s), neg(s) the summed weights and
--- pos_ge(s), neg_ge(s) those with a score >= s (a DESC running sum over distinct scores, so
--- ROWS = RANGE), P and N the class totals (DeLong 1988, with the per-score structure of
--- Sun & Xu 2014: a placement depends only on the score):
+-- Reads roc_segments (roc_segments.sql: one row per distinct score with its running sums; the
+-- composer adds the keys by_1 .. by_S and model to every stage, and sqlauc_input is long: one
+-- row per (row, model), see sqlauc/inputs.py). Per distinct score s, with pos(s), neg(s) the
+-- summed weights and pos_ge(s), neg_ge(s) those with a score >= s (a DESC running sum over
+-- distinct scores, so ROWS = RANGE), P and N the class totals (DeLong 1988, with the
+-- per-score structure of Sun & Xu 2014: a placement depends only on the score):
 --   V10(s) = (N - neg_ge(s) + neg(s) / 2) / N   (negatives below s, + 1/2 the tied ones)
 --   V01(s) = (pos_ge(s) - pos(s) / 2) / P       (positives above s, + 1/2 the tied ones)
 --   theta  = sum_s pos(s) V10(s) / P           (the AUC, ties 1/2)
@@ -20,33 +20,17 @@
 -- sums (SUM(x ORDER BY x), kept or rewritten per dialect: Dialect.sums). Weights are frequency
 -- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
 -- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). With :with_ci = 0
--- the interval columns are NULL (folded away). pauc: as auc_partial.sql over the same running
--- sums, NULL unless :partial = 1.
+-- the interval columns are NULL (folded away). pauc: roc_segments' area_term summed and
+-- standardised as auc_partial.sql does (the same stage: the same bits), NULL unless
+-- :partial = 1.
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
-WITH running AS (
-    SELECT
-        *,
-        SUM(pos_w) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_ge,
-        SUM(neg_w) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_ge,
-        SUM(pos_w) OVER () AS p_total,
-        SUM(neg_w) OVER () AS n_total
-    FROM score_counts
-),
-placed AS (
+WITH placed AS (
     SELECT
         *,
         (n_total - neg_ge + 0.5 * neg_w) / NULLIF(n_total, 0) AS v10,
-        (pos_ge - 0.5 * pos_w) / NULLIF(p_total, 0) AS v01,
-        (neg_ge - neg_w) / NULLIF(n_total, 0) AS x0,
-        neg_ge / NULLIF(n_total, 0) AS x1,
-        (pos_ge - pos_w) / NULLIF(p_total, 0) AS y0,
-        pos_ge / NULLIF(p_total, 0) AS y1
-    FROM running
+        (pos_ge - 0.5 * pos_w) / NULLIF(p_total, 0) AS v01
+    FROM roc_segments
 ),
 centred AS (
     SELECT
@@ -59,17 +43,7 @@ terms AS (
     SELECT
         *,
         pos_w * (v10 - theta) * (v10 - theta) AS pos_sq,
-        neg_w * (v01 - theta) * (v01 - theta) AS neg_sq,
-        CASE WHEN :partial = 1 THEN
-            CASE
-                WHEN x1 <= CAST(:max_fpr AS DOUBLE) THEN (x1 - x0) * (y0 + y1) / 2.0
-                WHEN x0 < CAST(:max_fpr AS DOUBLE)
-                THEN (CAST(:max_fpr AS DOUBLE) - x0)
-                    * (y0 + y0 + (y1 - y0) * (CAST(:max_fpr AS DOUBLE) - x0)
-                        / NULLIF(x1 - x0, 0)) / 2.0
-                ELSE 0.0
-            END
-        END AS area_term
+        neg_w * (v01 - theta) * (v01 - theta) AS neg_sq
     FROM centred
 ),
 totals AS (

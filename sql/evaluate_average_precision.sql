@@ -7,7 +7,7 @@
 --   AP = sum_n (R_n - R_(n-1)) P_n,   R_n - R_(n-1) = pos(s) / P,   P_n = pos_ge(s) / (pos_ge(s) + neg_ge(s))
 --      = sum_s pos(s) pos_ge(s) / (pos_ge(s) + neg_ge(s)) / P
 -- pos(s), neg(s), pos_ge(s), neg_ge(s): the per-score weights and their running sums from the
--- highest score down, which evaluate.sql computes already (its step running): this overlay
+-- highest score down, which evaluate.sql reads already (roc_segments.sql): this overlay
 -- has no per_key step, and its totals step reads those columns of the metric's aggregate step
 -- (the FROM below names the step only to document it). No positives: 0.0, scikit-learn's
 -- value (as sqlauc.average_precision; evaluate warns about a single class). A NULL score has

@@ -207,6 +207,16 @@ def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
             raise invalid(option, function, f"None unless method={owner!r}", value)
     if method == "auto":
         return
+    refused = spec.distinct_refused(options)
+    if spec.resolve_method(method) == spec.distinct_method and refused is not None:
+        raise invalid(
+            "method",
+            function,
+            f"'auto' or 'grouped' when {refused}= is given (the {method!r} formulation "
+            f"computes the AUC and its interval only; {refused}= reads the per-score stage of "
+            "the grouped formulation)",
+            method,
+        )
     formulation = spec.formulations[spec.resolve_method(method)]
     if options.weight is not None and not formulation.weighted:
         usable = [
@@ -233,7 +243,7 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
         if spec.dialect_default and dialect.default_method is not None:
             method = dialect.default_method
         elif sample is not None:
-            method = sample.method()
+            method = sample.method(spec.distinct_share)
             if method == "rank":  # mostly distinct keys: the metric's formulation over rows
                 method = spec.distinct_method
         else:
@@ -315,6 +325,7 @@ def plan(
         and spec.sampled
         and distinct is not None
         and (bound.roles.weight is None or distinct.weighted)
+        and spec.distinct_refused(options) is None
         and not (spec.dialect_default and dialect.default_method is not None)
     )
     if wants_sample and engine is not None and engine.can_sample():

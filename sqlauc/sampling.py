@@ -39,10 +39,10 @@ class Sample:
     negative_min: Any
     negative_max: Any
 
-    def _mostly_distinct(self, n_distinct: int) -> bool:
-        return n_distinct >= RANK_MIN_DISTINCT_SHARE * self.n_rows
+    def _mostly_distinct(self, n_distinct: int, share: float = RANK_MIN_DISTINCT_SHARE) -> bool:
+        return n_distinct >= share * self.n_rows
 
-    def method(self) -> str:
+    def method(self, share: float = RANK_MIN_DISTINCT_SHARE) -> str:
         """The grouped formulation aggregates one row per distinct score (per group, for the
         group metrics): it wins when those keys repeat; the rank formulation otherwise.
 
@@ -52,8 +52,11 @@ class Sample:
         keys, whatever the row count. Those inputs get the grouped formulation (on 1e7 rows on
         Spark: 2.1 s instead of 7.0 s with rank; on 1e6 groups of 10 rows, rank 8.7 s instead
         of 22 s grouped).
+
+        ``share`` is the distinct share of the keys from which the rank formulation runs (the
+        metric's :attr:`~sqlauc.metrics.MetricSpec.distinct_share`).
         """
-        if self.n_rows < SAMPLE_MIN_ROWS or not self._mostly_distinct(self.n_distinct_keys):
+        if self.n_rows < SAMPLE_MIN_ROWS or not self._mostly_distinct(self.n_distinct_keys, share):
             return "grouped"
         if (
             self.n_distinct_groups is not None

@@ -466,6 +466,7 @@ TSQL_PLAIN_LOSSY = {
     "auc_rows",
     "auc_partial",
     "evaluate_by_day",
+    "evaluate_rows_by_day",
     "evaluate_one_score_weighted_pauc",
     "evaluate_metrics_by_day",
     "evaluate_weighted_log_loss_eps",

@@ -95,6 +95,14 @@ CASES = [
         lambda c: sqlauc.evaluate(c, "t", scores=("tied", "tied3"), by="day", max_fpr=0.1),
         id="evaluate",
     ),
+    *(
+        # over rows: the interval from integer sums (no ordered sums), continuous and tied
+        _case(
+            lambda c, s=s: sqlauc.evaluate(c, "t", scores=s, by="day", method="rows"),
+            id=f"evaluate-rows-{'-'.join(s)}",
+        )
+        for s in (("score", "tied"), ("tied3",))
+    ),
     _case(
         lambda c: sqlauc.evaluate(
             c, "t", scores=("tied",), by="day", metrics=("average_precision",), ci=None

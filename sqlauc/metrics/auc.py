@@ -95,10 +95,12 @@ def binned_bins(options: Options) -> int:
 
 
 def auc_params(options: Options) -> dict[str, Param]:
-    """``:max_fpr`` for the partial variant, ``:bins`` for the binned formulation."""
+    """``:max_fpr`` (and ``:partial``, read by the shared stage roc_segments.sql) for the
+    partial variant, ``:bins`` for the binned formulation."""
     params: dict[str, Param] = {}
     if options.max_fpr is not None:
         params["max_fpr"] = float(options.max_fpr)
+        params["partial"] = True
     if options.method == "binned":
         params["bins"] = binned_bins(options)
     return params

@@ -52,6 +52,17 @@ METRIC_OVERLAYS = {
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
 _OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
+#: method="auto" runs ``ROWS`` when at least this share of the sampled (row, model) scores is
+#: distinct (auc's 0.5 would pick it for scores rounded to 4 decimals, where a (slice, model)
+#: of 1e5 rows holds ~1e4 distinct scores and the grouped formulation is faster: 3e6 rows x 3
+#: models x 30 days, bench/bench_evaluate.py; continuous scores sample ~100% distinct).
+ROWS_MIN_DISTINCT_SHARE = 0.9
+#: The AUC and DeLong interval over rows (sql/evaluate_over_rows.sql: one sort of the rows per
+#: (slice, model), ROW_NUMBER, a running positive count and the LAG/LEAD tie blocks; integer
+#: sums, unweighted only); no pauc nor metrics= (they read the per-score stage).
+ROWS = Formulation(
+    "evaluate_over_rows", per_key="blocks", rows=True, weighted=False, uses_negative=True
+)
 
 
 def metric_overlays(options: Options) -> tuple[str, ...]:
@@ -222,7 +233,7 @@ _BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
-    formulations={"grouped": Formulation("evaluate"), "binned": BINNED},
+    formulations={"grouped": Formulation("evaluate"), "rows": ROWS, "binned": BINNED},
     method_options={"bins": "binned"},
     variants={"groups": _OVER_GROUPS},
     option_variants={"group": "groups"},
@@ -248,10 +259,12 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
-    sampled=False,
+    distinct_share=ROWS_MIN_DISTINCT_SHARE,
+    distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
     examples={
         "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
+        "evaluate_rows_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95, "method": "rows"},
         "evaluate_one_score_weighted_pauc": {
             "label": "clicked",
             "scores": ("Score",),
@@ -317,7 +330,7 @@ def evaluate(
     group: str | None = None,
     group_weight: str = "impressions",
     dialect: str | None = None,
-    method: Literal["auto", "grouped", "binned"] = "auto",
+    method: Literal["auto", "grouped", "rows", "binned"] = "auto",
     bins: int | None = None,
 ) -> pd.DataFrame:
     """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,
@@ -400,8 +413,17 @@ def evaluate(
     group_weight : str, default "impressions"
         ``w_g`` of ``gauc``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
         ``"uniform"`` or a column's name.
-    method : {"auto", "grouped", "binned"}, default "auto"
-        ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
+    method : {"auto", "grouped", "rows", "binned"}, default "auto"
+        ``"grouped"`` (``sql/evaluate.sql``) sums per distinct (slice, model, score): fastest
+        when scores repeat. ``"rows"`` (``sql/evaluate_over_rows.sql``; unweighted, without
+        ``max_fpr`` and ``metrics``, which read the grouped formulation's per-score sums) sorts
+        the rows of each (slice, model) once: ROW_NUMBER, a running positive count and the
+        tie blocks found by LAG/LEAD give each row's DeLong placement, summed as integers
+        (the variance's numerators exact in DECIMAL(38, 0)); the same ``auc`` bits and the
+        interval to the last digits; faster when scores are nearly distinct. ``"auto"``
+        samples the first 10k (row, model) scores on DuckDB and Spark and runs ``"rows"``
+        when at least 90% of them are distinct (unweighted, no ``max_fpr``/``metrics``),
+        else ``"grouped"``. ``"binned"``: per (slice, model) the binned AUC of :func:`auc` with
         ``method="binned"`` (score bins on [0, 1], one cheap scan): ``auc`` (the midpoint),
         ``auc_low_bound`` and ``auc_high_bound`` (certified bounds on the exact AUC) and
         ``nonmonotone_bins`` (0 unless the engine's arithmetic broke the bins' order; then

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlauc.compose import Composition, Formulation, Param
 from sqlauc.options import Options
+from sqlauc.sampling import RANK_MIN_DISTINCT_SHARE
 
 if TYPE_CHECKING:
     from sqlauc.pipeline import Evaluated
@@ -60,6 +61,15 @@ class MetricSpec:
         The formulation ``method="auto"`` runs when the sample shows mostly distinct keys
         (a formulation over the sorted rows, ``"rows"``); the sample is also taken with
         weights when that formulation takes them.
+    distinct_share : float
+        ``method="auto"`` runs ``distinct_method`` when at least this share of the sampled
+        keys is distinct (:data:`sqlauc.sampling.RANK_MIN_DISTINCT_SHARE`, 0.5, unless the
+        metric measured another).
+    distinct_refuses : tuple of str
+        Options the ``distinct_method`` formulation does not compute (evaluate's ``max_fpr``
+        and ``metrics``, which read the per-score stage): with one of them given,
+        ``method="auto"`` runs ``"grouped"`` without sampling, and ``method=<distinct_method>``
+        is refused before any query.
     frame : bool
         Whether the result is fetched as a DataFrame (many rows).
     shape : callable
@@ -98,6 +108,8 @@ class MetricSpec:
     dialect_default: bool = False
     sampled: bool = True
     distinct_method: str = "rows"
+    distinct_share: float = RANK_MIN_DISTINCT_SHARE
+    distinct_refuses: tuple[str, ...] = ()
     frame: bool = False
     cli_columns: tuple[str, ...] = ()
     examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
@@ -113,6 +125,13 @@ class MetricSpec:
     def resolve_method(self, method: str) -> str:
         """The formulation a (non-auto) method runs."""
         return self.method_aliases.get(method, method)
+
+    def distinct_refused(self, options: Options) -> str | None:
+        """The first option given that the ``distinct_method`` formulation does not compute."""
+        for option in self.distinct_refuses:
+            if getattr(options, option) not in (None, ()):
+                return option
+        return None
 
     def variant(self, options: Options) -> tuple[str, str] | None:
         """The variant the options run, with the option that asks for it (or None)."""

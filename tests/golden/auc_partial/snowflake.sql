@@ -45,7 +45,7 @@ WITH sqlauc_input AS (
   FROM counted
   GROUP BY
     score
-), cumulative AS (
+), running AS (
   SELECT
     *,
     SUM(pos_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS pos_ge,
@@ -64,8 +64,8 @@ WITH sqlauc_input AS (
       pos_ge - pos_w
     ) / NULLIF(p_total, 0) AS y0,
     pos_ge / NULLIF(p_total, 0) AS y1
-  FROM cumulative
-), terms AS (
+  FROM running
+), roc_segments AS (
   SELECT
     *,
     CASE
@@ -103,7 +103,7 @@ WITH sqlauc_input AS (
     MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
-  FROM terms
+  FROM roc_segments
 )
 SELECT
   CASE

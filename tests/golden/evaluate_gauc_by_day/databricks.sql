@@ -155,15 +155,9 @@ WITH sqlauc_input AS (
     SUM(pos_w) OVER (PARTITION BY by_1, model) AS p_total,
     SUM(neg_w) OVER (PARTITION BY by_1, model) AS n_total
   FROM score_counts
-), placed AS (
+), segments AS (
   SELECT
     *,
-    (
-      n_total - neg_ge + 0.5 * neg_w
-    ) / NULLIF(n_total, 0) AS v10,
-    (
-      pos_ge - 0.5 * pos_w
-    ) / NULLIF(p_total, 0) AS v01,
     (
       neg_ge - neg_w
     ) / NULLIF(n_total, 0) AS x0,
@@ -173,6 +167,21 @@ WITH sqlauc_input AS (
     ) / NULLIF(p_total, 0) AS y0,
     pos_ge / NULLIF(p_total, 0) AS y1
   FROM running
+), roc_segments AS (
+  SELECT
+    *,
+    NULL AS area_term
+  FROM segments
+), placed AS (
+  SELECT
+    *,
+    (
+      n_total - neg_ge + 0.5 * neg_w
+    ) / NULLIF(n_total, 0) AS v10,
+    (
+      pos_ge - 0.5 * pos_w
+    ) / NULLIF(p_total, 0) AS v01
+  FROM roc_segments
 ), centred AS (
   SELECT
     *,
@@ -194,8 +203,7 @@ WITH sqlauc_input AS (
       v01 - theta
     ) * (
       v01 - theta
-    ) AS neg_sq,
-    NULL AS area_term
+    ) AS neg_sq
   FROM centred
 ), totals AS (
   SELECT

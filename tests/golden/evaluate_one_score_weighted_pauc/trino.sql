@@ -83,15 +83,9 @@ WITH sqlauc_input AS (
     SUM(pos_w) OVER (PARTITION BY model) AS p_total,
     SUM(neg_w) OVER (PARTITION BY model) AS n_total
   FROM score_counts
-), placed AS (
+), segments AS (
   SELECT
     *,
-    CAST((
-      n_total - neg_ge + 0.5 * neg_w
-    ) AS DOUBLE) / NULLIF(n_total, 0) AS v10,
-    CAST((
-      pos_ge - 0.5 * pos_w
-    ) AS DOUBLE) / NULLIF(p_total, 0) AS v01,
     CAST((
       neg_ge - neg_w
     ) AS DOUBLE) / NULLIF(n_total, 0) AS x0,
@@ -101,6 +95,39 @@ WITH sqlauc_input AS (
     ) AS DOUBLE) / NULLIF(p_total, 0) AS y0,
     CAST(pos_ge AS DOUBLE) / NULLIF(p_total, 0) AS y1
   FROM running
+), roc_segments AS (
+  SELECT
+    *,
+    CASE
+      WHEN x1 <= CAST(0.1 AS DOUBLE)
+      THEN CAST((
+        x1 - x0
+      ) * (
+        y0 + y1
+      ) AS DOUBLE) / 2.0
+      WHEN x0 < CAST(0.1 AS DOUBLE)
+      THEN CAST((
+        CAST(0.1 AS DOUBLE) - x0
+      ) * (
+        y0 + y0 + CAST((
+          y1 - y0
+        ) * (
+          CAST(0.1 AS DOUBLE) - x0
+        ) AS DOUBLE) / NULLIF(x1 - x0, 0)
+      ) AS DOUBLE) / 2.0
+      ELSE 0.0
+    END AS area_term
+  FROM segments
+), placed AS (
+  SELECT
+    *,
+    CAST((
+      n_total - neg_ge + 0.5 * neg_w
+    ) AS DOUBLE) / NULLIF(n_total, 0) AS v10,
+    CAST((
+      pos_ge - 0.5 * pos_w
+    ) AS DOUBLE) / NULLIF(p_total, 0) AS v01
+  FROM roc_segments
 ), centred AS (
   SELECT
     *,
@@ -122,26 +149,7 @@ WITH sqlauc_input AS (
       v01 - theta
     ) * (
       v01 - theta
-    ) AS neg_sq,
-    CASE
-      WHEN x1 <= CAST(0.1 AS DOUBLE)
-      THEN CAST((
-        x1 - x0
-      ) * (
-        y0 + y1
-      ) AS DOUBLE) / 2.0
-      WHEN x0 < CAST(0.1 AS DOUBLE)
-      THEN CAST((
-        CAST(0.1 AS DOUBLE) - x0
-      ) * (
-        y0 + y0 + CAST((
-          y1 - y0
-        ) * (
-          CAST(0.1 AS DOUBLE) - x0
-        ) AS DOUBLE) / NULLIF(x1 - x0, 0)
-      ) AS DOUBLE) / 2.0
-      ELSE 0.0
-    END AS area_term
+    ) AS neg_sq
   FROM centred
 ), totals AS (
   SELECT

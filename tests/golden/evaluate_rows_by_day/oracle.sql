@@ -1,0 +1,249 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.by_1 AS by_1,
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.any_null_score AS any_null_score,
+    sqlauc_models.model AS model,
+    CASE sqlauc_models.model
+      WHEN 'Score'
+      THEN sqlauc_rows.score_1
+      WHEN 'gw_col'
+      THEN sqlauc_rows.score_2
+    END AS score
+  FROM (
+    SELECT
+      CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
+      "clicked" AS label_value,
+      "Score" AS score_1,
+      "gw_col" AS score_2,
+      CASE WHEN "Score" IS NULL OR "gw_col" IS NULL THEN 1 ELSE 0 END AS any_null_score,
+      "user_id" AS by_1
+    FROM "analytics"."events"
+  ) sqlauc_rows
+  CROSS JOIN (
+    SELECT
+      'Score' AS model
+    FROM dual
+    UNION ALL
+    SELECT
+      'gw_col' AS model
+    FROM dual
+  ) sqlauc_models
+), counted AS (
+  SELECT
+    by_1,
+    model,
+    score,
+    label_value,
+    label,
+    CAST(1 AS INT) AS n_rows,
+    CAST(CAST(1 AS INT) AS BINARY_DOUBLE) AS w,
+    CAST(0 AS INT) AS n_bad_weight,
+    CAST(NULL AS BINARY_DOUBLE) AS gw,
+    CAST(0 AS INT) AS n_bad_group_weight,
+    CAST(0 AS INT) AS n_fractional_weight,
+    CASE
+      WHEN NOT CASE WHEN any_null_score = 1 THEN 1 END IS NULL
+      THEN CAST(1 AS INT)
+      ELSE CAST(0 AS INT)
+    END AS n_any_null_score
+  FROM sqlauc_input
+), numbered AS (
+  SELECT
+    *,
+    CAST(ROW_NUMBER() OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) AS INT) AS rn,
+    SUM(
+      CASE
+        WHEN label = 1 AND NOT used_score IS NULL
+        THEN CAST(1 AS INT)
+        ELSE CAST(0 AS INT)
+      END
+    ) OVER (
+      PARTITION BY by_1, model
+      ORDER BY used_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_le_rn,
+    CASE
+      WHEN LAG(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
+      OR LEAD(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
+      THEN used_score
+    END AS tie_score
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
+    FROM counted
+  ) usable
+), blocks AS (
+  SELECT
+    by_1,
+    model,
+    tie_score,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL AND label = 1 AND NOT score IS NULL
+        THEN 2 * (
+          rn - pos_le_rn
+        )
+        ELSE CAST(0 AS INT)
+      END
+    ) AS pos_d,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL AND label = 1 AND NOT score IS NULL
+        THEN CAST(2 * (
+          rn - pos_le_rn
+        ) AS NUMBER(38, 0)) * CAST(2 * (
+          rn - pos_le_rn
+        ) AS NUMBER(38, 0))
+        ELSE CAST(0 AS NUMBER(38, 0))
+      END
+    ) AS pos_dd,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL AND label <> 1 AND NOT score IS NULL
+        THEN 2 * pos_le_rn
+        ELSE CAST(0 AS INT)
+      END
+    ) AS neg_b,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL AND label <> 1 AND NOT score IS NULL
+        THEN CAST(2 * pos_le_rn AS NUMBER(38, 0)) * CAST(2 * pos_le_rn AS NUMBER(38, 0))
+        ELSE CAST(0 AS NUMBER(38, 0))
+      END
+    ) AS neg_bb,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS pos_count,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS used_count,
+    MAX(rn) AS last_rn,
+    MAX(pos_le_rn) AS pos_through,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    0 AS max_label_code,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score
+  FROM numbered
+  GROUP BY
+    by_1,
+    model,
+    tie_score
+), terms AS (
+  SELECT
+    *,
+    2 * (
+      last_rn - pos_through
+    ) - (
+      used_count - pos_count
+    ) AS block_d,
+    2 * pos_through - pos_count AS block_b
+  FROM blocks
+), totals AS (
+  SELECT
+    by_1,
+    model,
+    SUM(CASE WHEN tie_score IS NULL THEN pos_d ELSE pos_count * block_d END) AS d1,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL
+        THEN pos_dd
+        ELSE CAST(pos_count AS NUMBER(38, 0)) * CAST(block_d AS NUMBER(38, 0)) * CAST(block_d AS NUMBER(38, 0))
+      END
+    ) AS d2,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL
+        THEN neg_b
+        ELSE (
+          used_count - pos_count
+        ) * block_b
+      END
+    ) AS b1,
+    SUM(
+      CASE
+        WHEN tie_score IS NULL
+        THEN neg_bb
+        ELSE CAST(used_count - pos_count AS NUMBER(38, 0)) * CAST(block_b AS NUMBER(38, 0)) * CAST(block_b AS NUMBER(38, 0))
+      END
+    ) AS b2,
+    SUM(pos_count) AS pos_total,
+    SUM(used_count - pos_count) AS neg_total,
+    CAST(SUM(pos_count) AS BINARY_DOUBLE) AS positives,
+    CAST(SUM(used_count - pos_count) AS BINARY_DOUBLE) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(max_label_code) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score
+  FROM terms
+  GROUP BY
+    by_1,
+    model
+), with_se AS (
+  SELECT
+    *,
+    CASE
+      WHEN pos_total > 0 AND neg_total > 0
+      THEN CAST(2 * pos_total * neg_total - d1 AS BINARY_DOUBLE) / CAST(2 * pos_total * neg_total AS BINARY_DOUBLE)
+    END AS theta,
+    SQRT(
+      CAST(CAST(pos_total AS NUMBER(38, 0)) * d2 - CAST(d1 AS NUMBER(38, 0)) * CAST(d1 AS NUMBER(38, 0)) AS BINARY_DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+        positives - 1
+      ), 0) + CAST(CAST(neg_total AS NUMBER(38, 0)) * b2 - CAST(b1 AS NUMBER(38, 0)) * CAST(b1 AS NUMBER(38, 0)) AS BINARY_DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+        negatives - 1
+      ), 0)
+    ) AS se
+  FROM totals
+)
+SELECT
+  by_1,
+  model,
+  theta AS auc,
+  se AS auc_se,
+  CASE
+    WHEN theta - 1.9599639845400536 * se < 0
+    THEN 0.0
+    WHEN theta - 1.9599639845400536 * se > 1
+    THEN 1.0
+    ELSE theta - 1.9599639845400536 * se
+  END AS auc_low,
+  CASE
+    WHEN theta + 1.9599639845400536 * se < 0
+    THEN 0.0
+    WHEN theta + 1.9599639845400536 * se > 1
+    THEN 1.0
+    ELSE theta + 1.9599639845400536 * se
+  END AS auc_high,
+  CAST(NULL AS BINARY_DOUBLE) AS pauc,
+  positives,
+  negatives,
+  n_rows,
+  n_used,
+  n_excluded,
+  n_null_label,
+  n_null_score,
+  n_nonfinite_score,
+  n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max,
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score
+FROM with_se
