@@ -212,7 +212,7 @@ WITH sqlauc_input AS (
   FROM totals
 )
 SELECT
-  by_1,
+  by_1 AS "user_id",
   model,
   theta AS auc,
   se AS auc_se,
