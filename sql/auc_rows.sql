@@ -30,25 +30,29 @@
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp to
 -- the windows' PARTITION BY and to each GROUP BY.
 WITH numbered AS (
+    -- the sort carries counted's columns (only those read: score, label and, for the
+    -- diagnostics, label_value) and nothing else: the sort key is an expression, not a
+    -- column. LAG/LEAD read the score itself, so tie_score is kept for used rows only: the
+    -- unusable rows sort last, and the one used row next to them may be marked tied with an
+    -- unusable row of its score, a block of one row that adds what an untied row adds
     SELECT
         *,
         -- a BIGINT everywhere (ClickHouse's row_number is a UInt64: mixing it with signed
         -- integers in one sum would not type)
-        CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) AS BIGINT) AS rn,
+        CAST(ROW_NUMBER() OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
+            AS BIGINT) AS rn,
         CASE
-            WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
-                OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
-            THEN used_score
+            WHEN label IS NOT NULL
+                AND (
+                    LAG(score) OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
+                        = score
+                    OR LEAD(score) OVER (
+                        ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC
+                    ) = score
+                )
+            THEN score
         END AS tie_score
-    FROM (
-        -- the sort key is the one column added to counted's: what the sort carries beside it
-        -- is what the aggregate below reads (the positive and used flags are computed after
-        -- the sort, from label and score)
-        SELECT
-            *,
-            CASE WHEN label IS NOT NULL THEN score END AS used_score
-        FROM counted
-    ) AS usable
+    FROM counted
 ),
 blocks AS (
     -- the one GROUP BY over the rows: the untied rows (tie_score NULL, with the unusable rows,
