@@ -462,9 +462,13 @@ def inline_row_constants(tree: exp.Select) -> None:
     counted = None
     for cte in _ctes(tree):
         select = cte.this
-        if cte.alias == COUNTED and isinstance(select, exp.Select):
-            if select.args.get("group") is None and not _aggregates(select):
-                counted = select
+        if (
+            cte.alias == COUNTED
+            and isinstance(select, exp.Select)
+            and select.args.get("group") is None
+            and not _aggregates(select)
+        ):
+            counted = select
     if counted is None:
         return
     constants = {p.alias_or_name: p for p in counted.expressions if _constant(p)}
