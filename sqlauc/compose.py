@@ -5,7 +5,8 @@ A metric query is built from templates (``sql/NAME.sql``), never from copies of 
 1. ``sqlauc_input``, the fixed input relation (built by :mod:`sqlauc.inputs`);
 2. the stages the core reads, found as table names like dbt's ``ref``: ``score_counts``
    (one row per distinct score) for the grouped formulations, or another metric's whole
-   query (``gauc`` reads ``group_auc``);
+   query (``gauc`` reads ``group_auc``); a stage that reads one of the core's own steps
+   (``auc_ratio`` reads ``totals``) goes after them;
 3. the formulation's core template (``auc``, ``auc_rows``, ``auc_bucketed``, ...);
 4. the overlays (``diagnostics`` for every metric, ``group_weight`` for the group metrics):
    each is a template with a ``per_key`` step, a ``totals`` step and a final SELECT whose
@@ -374,11 +375,17 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     own_stages = {template for _, template in formulation.stages}
+    own_steps = {cte.alias for cte in own}
+    late: list[exp.CTE] = []  # stages that read the core's own steps (auc_ratio reads totals)
     overlays = {overlay: _parse_overlay(overlay) for overlay in composition.overlays}
     for relation, template in _stages(formulation):
         stage = templates.parse(template)
         stage_ctes = _ctes(stage)
         stage.set("with_", None)
+        if any(table.name in own_steps for table in stage.find_all(exp.Table)):
+            keyed.append(stage)
+            late.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+            continue
         if relation == COUNTED:
             for key in reversed(formulation.counted_keys):
                 add_key(stage, key)
@@ -398,7 +405,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             keyed.append(after)
             alias = exp.TableAlias(this=exp.to_identifier(formulation.after_counted))
             ctes.append(exp.CTE(this=after, alias=alias))
-    ctes.extend(own)
+    ctes.extend([*own, *late])
     for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
