@@ -236,21 +236,9 @@ totals AS (
             AS negatives
     FROM cumulative
 )
+-- the one final division, shared with the other formulation (sql/auc_ratio.sql)
 SELECT
-    CASE
-        WHEN positives > 0 AND negatives > 0
-        THEN CASE WHEN :weighted = 1
-            THEN (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2)
-                / (2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE))
-            ELSE CAST(
-                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
-                - wrong_pairs_2 AS DOUBLE
-            ) / CAST(
-                2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0))
-                AS DOUBLE
-            )
-        END
-    END AS auc,
+    auc,
     CAST(positives AS DOUBLE) AS positives,
     CAST(negatives AS DOUBLE) AS negatives
-FROM totals
+FROM auc_ratio

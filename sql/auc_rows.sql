@@ -4,17 +4,25 @@
 -- without grouping the rows by score: it is faster than grouping when scores are nearly all
 -- distinct (one sort of the rows, no per-score aggregate), far slower when they repeat
 -- (method="auto" chooses from a sample).
--- NULL rule: a used row has both a label and a score, used_score is its score (NULL for the
--- other rows, which are excluded and counted: diagnostics.sql, whose per-key columns the
--- composer appends to blocks and whose totals it appends to totals). Reads counted
--- (counted.sql) per row: the composer makes each input row its own key (n_rows = 1), so the
--- diagnostics read the same columns as everywhere.
+-- NULL rule: a used row has both a label and a score; its sort key, used_score (written as the
+-- expression CASE WHEN label IS NOT NULL THEN score END, not a column), is its score, NULL for
+-- the other rows, which are excluded and counted: diagnostics.sql, whose per-key columns the
+-- composer appends to blocks and whose totals it appends to totals. Reads counted
+-- (counted.sql) per row: the composer makes each input row its own key and writes counted's
+-- constant columns (n_rows = 1, n_bad_weight = 0) where they are read instead of carrying
+-- them through the sort, so the diagnostics read the same columns as everywhere and the sort
+-- carries score, label and label_value only.
 --
 -- Over all rows sorted by used_score DESC (the unusable rows, NULL, sort last, so they never
 -- move a used row's position; sqlglot writes NULLS LAST where DESC does not imply it),
--- rn = ROW_NUMBER() is a used row's position from the top. A row whose neighbour (LAG or LEAD)
--- has the same used_score is in a tie block, and its tie_score is that score (NULL for an
--- untied row). With descending positions, the pairs ranked wrongly (ties 1/2) are
+-- rn = ROW_NUMBER() is a used row's position from the top. A used row whose neighbour (LAG or
+-- LEAD, of the score) has the same score is in a tie block, and its tie_score is that score
+-- (NULL for an untied row and for every unusable row). The one used row next to the unusable
+-- rows (the last) may be marked tied with an unusable row of its score: alone, it is a block
+-- of one row, which adds p * (rn + rn) as an untied row adds 2 * p * rn; with used rows of its
+-- score it is theirs (tests/test_engines.py test_rows_with_unusable_rows_at_the_used_scores,
+-- and test_auc's tiny groups, whose NULL rows share the few scores, cover both).
+-- With descending positions, the pairs ranked wrongly (ties 1/2) are
 --   P * N - U = sum over positives of (position averaged over its tie block) - P (P + 1) / 2.
 -- An untied row's position is rn; a tie block holding positions first..last with p positives
 -- contributes p * (first + last) / 2, whatever order the sort left its tied rows in (no window
@@ -30,25 +38,29 @@
 -- The grouped variant (group_auc) is this query per group: the composer adds the key grp to
 -- the windows' PARTITION BY and to each GROUP BY.
 WITH numbered AS (
+    -- the sort carries counted's columns (only those read: score, label and, for the
+    -- diagnostics, label_value) and nothing else: the sort key is an expression, not a
+    -- column. LAG/LEAD read the score itself, so tie_score is kept for used rows only: the
+    -- unusable rows sort last, and the one used row next to them may be marked tied with an
+    -- unusable row of its score, a block of one row that adds what an untied row adds
     SELECT
         *,
         -- a BIGINT everywhere (ClickHouse's row_number is a UInt64: mixing it with signed
         -- integers in one sum would not type)
-        CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) AS BIGINT) AS rn,
+        CAST(ROW_NUMBER() OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
+            AS BIGINT) AS rn,
         CASE
-            WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
-                OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
-            THEN used_score
+            WHEN label IS NOT NULL
+                AND (
+                    LAG(score) OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
+                        = score
+                    OR LEAD(score) OVER (
+                        ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC
+                    ) = score
+                )
+            THEN score
         END AS tie_score
-    FROM (
-        -- the sort key is the one column added to counted's: what the sort carries beside it
-        -- is what the aggregate below reads (the positive and used flags are computed after
-        -- the sort, from label and score)
-        SELECT
-            *,
-            CASE WHEN label IS NOT NULL THEN score END AS used_score
-        FROM counted
-    ) AS usable
+    FROM counted
 ),
 blocks AS (
     -- the one GROUP BY over the rows: the untied rows (tie_score NULL, with the unusable rows,

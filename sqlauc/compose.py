@@ -5,7 +5,8 @@ A metric query is built from templates (``sql/NAME.sql``), never from copies of 
 1. ``sqlauc_input``, the fixed input relation (built by :mod:`sqlauc.inputs`);
 2. the stages the core reads, found as table names like dbt's ``ref``: ``score_counts``
    (one row per distinct score) for the grouped formulations, or another metric's whole
-   query (``gauc`` reads ``group_auc``);
+   query (``gauc`` reads ``group_auc``); a stage that reads one of the core's own steps
+   (``auc_ratio`` reads ``totals``) goes after them;
 3. the formulation's core template (``auc``, ``auc_rows``, ``auc_bucketed``, ...);
 4. the overlays (``diagnostics`` for every metric, ``group_weight`` for the group metrics):
    each is a template with a ``per_key`` step, a ``totals`` step and a final SELECT whose
@@ -27,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlglot import exp
+from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from sqlauc import templates
 
@@ -376,11 +378,17 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         ctes.extend(sub_ctes)
         ctes.append(exp.CTE(this=sub_main, alias=exp.TableAlias(this=exp.to_identifier(relation))))
     own_stages = {template for _, template in formulation.stages}
+    own_steps = {cte.alias for cte in own}
+    late: list[exp.CTE] = []  # stages that read the core's own steps (auc_ratio reads totals)
     overlays = {overlay: _parse_overlay(overlay) for overlay in composition.overlays}
     for relation, template in _stages(formulation):
         stage = templates.parse(template)
         stage_ctes = _ctes(stage)
         stage.set("with_", None)
+        if any(table.name in own_steps for table in stage.find_all(exp.Table)):
+            keyed.append(stage)
+            late.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
+            continue
         if relation == COUNTED:
             for key in reversed(formulation.counted_keys):
                 add_key(stage, key)
@@ -400,7 +408,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             keyed.append(after)
             alias = exp.TableAlias(this=exp.to_identifier(formulation.after_counted))
             ctes.append(exp.CTE(this=after, alias=alias))
-    ctes.extend(own)
+    ctes.extend([*own, *late])
     for key in reversed(composition.all_keys()):
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
@@ -421,6 +429,91 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     return ctes, core
 
 
+def _constant(node: exp.Expr) -> bool:
+    """Whether a projection's value is the same for every row (no column, aggregate, window
+    or parameter in it): ``CAST(1 AS BIGINT)``, ``CAST(NULL AS DOUBLE)``."""
+    value = node.this if isinstance(node, exp.Alias) else node
+    if isinstance(value, exp.Star):
+        return False
+    return not any(
+        isinstance(n, (exp.Column, exp.AggFunc, exp.Window, exp.Placeholder, exp.Star))
+        for n in value.walk()
+    )
+
+
+def _carries(source: object, counted: exp.Select) -> bool:
+    """Whether a scope's source is ``counted`` per row, or a SELECT passing its columns on
+    through ``*`` (``usable``, ``numbered`` of auc_rows.sql)."""
+    if not isinstance(source, Scope):
+        return False
+    select = source.expression
+    if select is counted:
+        return True
+    if not isinstance(select, exp.Select) or not any(
+        isinstance(p, exp.Star) for p in select.expressions
+    ):
+        return False
+    return any(_carries(s, counted) for _, s in source.selected_sources.values())
+
+
+def inline_row_constants(tree: exp.Select) -> None:
+    """Inline the constants of ``counted`` read per row (in place).
+
+    A formulation over rows reads ``counted`` per row (:func:`per_row`): unweighted, its
+    ``n_rows`` is ``CAST(1 AS BIGINT)``, ``n_bad_weight`` and ``n_bad_group_weight`` are
+    ``CAST(0 AS BIGINT)``, ``w`` is 1 and ``gw`` is NULL on every row. Projected as columns,
+    the engine carries them through the formulation's sort as payload (at 1e7 rows on DuckDB
+    they cost as much as the sort itself); so each constant projection of ``counted`` is
+    removed and every column that reads it — in a SELECT over ``counted``, or over a relation
+    passing its columns on through ``*`` — becomes the constant itself. The query means the
+    same. A constant read where its source cannot be told (an unqualified column over two
+    relations) stays a projected column.
+    """
+    counted = None
+    for cte in _ctes(tree):
+        select = cte.this
+        if (
+            cte.alias == COUNTED
+            and isinstance(select, exp.Select)
+            and select.args.get("group") is None
+            and not _aggregates(select)
+        ):
+            counted = select
+    if counted is None:
+        return
+    constants = {p.alias_or_name: p for p in counted.expressions if _constant(p)}
+    if not constants:
+        return
+    replace: list[tuple[exp.Column, str]] = []
+    unresolved: set[str] = set()
+    for scope in traverse_scope(tree):
+        sources = scope.selected_sources
+        for column in scope.columns:
+            if column.name not in constants or not isinstance(column.this, exp.Identifier):
+                continue
+            if column.table:
+                found = sources.get(column.table)
+                candidates = [found[1]] if found is not None else []
+            else:
+                candidates = [source for _, source in sources.values()]
+            carriers = [s for s in candidates if _carries(s, counted)]
+            if len(candidates) == 1 and carriers:
+                replace.append((column, column.name))
+            elif carriers:
+                unresolved.add(column.name)
+    for column, name in replace:
+        if name in unresolved:
+            continue
+        projection = constants[name]
+        value = (projection.this if isinstance(projection, exp.Alias) else projection).copy()
+        column.replace(exp.Paren(this=value) if isinstance(value, _OPERATORS) else value)
+    counted.set(
+        "expressions",
+        [p for p in counted.expressions if p.alias_or_name not in constants or
+         p.alias_or_name in unresolved],
+    )  # fmt: skip
+
+
 @functools.cache
 def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> exp.Select:
     ctes, main = _body(composition)
@@ -429,6 +522,7 @@ def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -
     fill(main, dict(params))
     folded = fold(main)
     assert isinstance(folded, exp.Select)
+    inline_row_constants(folded)
     return folded
 
 

@@ -237,6 +237,34 @@ def test_null_rows_are_excluded_and_counted(backend):
     assert got == pytest.approx(brute_auc(y, frame["score"][keep].to_numpy()), abs=TOL)
 
 
+@pytest.mark.parametrize("lowest", ["untied", "tied"])
+def test_rows_with_unusable_rows_at_the_used_scores(backend, lowest):
+    """sql/auc_rows.sql sorts the unusable rows last and compares each row's score with its
+    neighbours': a NULL-label row scoring like the lowest used row sits next to it. That
+    row is a block of one (untied) or ends a block of two (tied); NULL-label rows also tie
+    with used scores higher up, and a NULL-score row has a label. Both formulations equal
+    the reference, with the same diagnostics."""
+    low = [0.05] if lowest == "untied" else [0.05, 0.05]
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 0, 1, 0, *([0, 1][: len(low)]), None, None, None, 1],
+            "score": [0.9, 0.7, 0.7, 0.4, 0.3, 0.2, *low, 0.05, 0.7, 0.05, None],
+        }
+    ).astype({"label": "Int64"})
+    table = backend.create(frame)
+    keep = frame["label"].notna() & frame["score"].notna()
+    y = frame["label"][keep].astype(int).to_numpy() == 1
+    expected = brute_auc(y, frame["score"][keep].to_numpy())
+    seen = set()
+    for method in ("rows", "grouped"):
+        with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 4 of"):
+            got = sqlauc.compute("auc", backend.con, table, method=method)
+        assert got.auc == pytest.approx(expected, abs=TOL), method
+        d = got.diagnostics
+        seen.add((d.n_rows, d.n_used, d.n_null_label, d.n_null_score, d.positives, d.negatives))
+    assert seen == {(len(frame), int(keep.sum()), 3, 1, y.sum(), (~y).sum())}
+
+
 def test_single_class_is_nan_with_a_warning(backend):
     table = backend.create(pd.DataFrame({"label": [1, 1, 1], "score": [0.1, 0.2, 0.3]}))
     with pytest.warns(sqlauc.UndefinedMetricWarning):

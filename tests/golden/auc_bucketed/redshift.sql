@@ -234,12 +234,17 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM cumulative
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE PRECISION) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE PRECISION)
+    END AS auc
+  FROM totals
 )
 SELECT
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE PRECISION) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE PRECISION)
-  END AS auc,
+  auc,
   CAST(positives AS DOUBLE PRECISION) AS positives,
   CAST(negatives AS DOUBLE PRECISION) AS negatives,
   n_rows,
@@ -252,4 +257,4 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max
-FROM totals
+FROM auc_ratio

@@ -233,16 +233,21 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM cumulative
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN (
+        2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2
+      ) / (
+        2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE)
+      )
+    END AS auc
+  FROM totals
 )
 SELECT
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN (
-      2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE) - wrong_pairs_2
-    ) / (
-      2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE)
-    )
-  END AS auc,
+  auc,
   CAST(positives AS DOUBLE) AS positives,
   CAST(negatives AS DOUBLE) AS negatives,
   n_rows,
@@ -255,4 +260,4 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max
-FROM totals
+FROM auc_ratio

@@ -239,16 +239,21 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM cumulative
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST((
+        2.0 * CAST(positives AS DOUBLE PRECISION) * CAST(negatives AS DOUBLE PRECISION) - wrong_pairs_2
+      ) AS DOUBLE PRECISION) / (
+        2.0 * CAST(positives AS DOUBLE PRECISION) * CAST(negatives AS DOUBLE PRECISION)
+      )
+    END AS auc
+  FROM totals
 )
 SELECT
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST((
-      2.0 * CAST(positives AS DOUBLE PRECISION) * CAST(negatives AS DOUBLE PRECISION) - wrong_pairs_2
-    ) AS DOUBLE PRECISION) / (
-      2.0 * CAST(positives AS DOUBLE PRECISION) * CAST(negatives AS DOUBLE PRECISION)
-    )
-  END AS auc,
+  auc,
   CAST(positives AS DOUBLE PRECISION) AS positives,
   CAST(negatives AS DOUBLE PRECISION) AS negatives,
   n_rows,
@@ -261,4 +266,4 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max
-FROM totals
+FROM auc_ratio

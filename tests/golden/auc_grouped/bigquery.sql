@@ -71,12 +71,17 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM terms
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) - wrong_pairs_2 AS FLOAT64) / CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) AS FLOAT64)
+    END AS auc
+  FROM totals
 )
 SELECT
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) - wrong_pairs_2 AS FLOAT64) / CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) AS FLOAT64)
-  END AS auc,
+  auc,
   CAST(positives AS FLOAT64) AS positives,
   CAST(negatives AS FLOAT64) AS negatives,
   n_rows,
@@ -89,4 +94,4 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max
-FROM totals
+FROM auc_ratio

@@ -71,12 +71,17 @@ WITH sqlauc_input AS (
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM terms
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) - wrong_pairs_2 AS BINARY_DOUBLE) / CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) AS BINARY_DOUBLE)
+    END AS auc
+  FROM totals
 )
 SELECT
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) - wrong_pairs_2 AS BINARY_DOUBLE) / CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) AS BINARY_DOUBLE)
-  END AS auc,
+  auc,
   CAST(positives AS BINARY_DOUBLE) AS positives,
   CAST(negatives AS BINARY_DOUBLE) AS negatives,
   n_rows,
@@ -89,4 +94,4 @@ SELECT
   max_label_code,
   neg_label_min,
   neg_label_max
-FROM totals
+FROM auc_ratio

@@ -35,12 +35,6 @@ WITH sqlauc_input AS (
     score,
     label_value,
     label,
-    CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight,
-    CAST(0 AS BIGINT) AS n_fractional_weight,
     CASE
       WHEN NOT CASE WHEN any_null_score = 1 THEN 1 END IS NULL
       THEN CAST(1 AS BIGINT)
@@ -118,18 +112,22 @@ WITH sqlauc_input AS (
     ) AS used_count,
     MAX(rn) AS last_rn,
     MAX(pos_le_rn) AS pos_through,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
+    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+    ) AS n_used,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS BIGINT) END
+    ) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
-    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(CAST(0 AS BIGINT)) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN CAST(1 AS BIGINT) ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score
   FROM numbered
   GROUP BY

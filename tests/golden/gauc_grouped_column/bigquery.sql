@@ -92,13 +92,18 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
-), group_auc AS (
+), auc_ratio AS (
   SELECT
-    grp,
+    *,
     CASE
       WHEN positives > 0 AND negatives > 0
       THEN CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) - wrong_pairs_2 AS FLOAT64) / CAST(2 * CAST(positives AS BIGNUMERIC) * CAST(negatives AS BIGNUMERIC) AS FLOAT64)
-    END AS auc,
+    END AS auc
+  FROM totals
+), group_auc AS (
+  SELECT
+    grp,
+    auc,
     CAST(positives AS FLOAT64) AS positives,
     CAST(negatives AS FLOAT64) AS negatives,
     n_rows,
@@ -116,7 +121,7 @@ WITH sqlauc_input AS (
     n_pos_rows,
     n_null_group,
     n_bad_group_weight
-  FROM totals
+  FROM auc_ratio
 )
 SELECT
   CASE

@@ -95,13 +95,18 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
-), group_auc AS (
+), auc_ratio AS (
   SELECT
-    grp,
+    *,
     CASE
       WHEN positives > 0 AND negatives > 0
       THEN CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) - wrong_pairs_2 AS BINARY_DOUBLE) / CAST(2 * CAST(positives AS NUMBER(38, 0)) * CAST(negatives AS NUMBER(38, 0)) AS BINARY_DOUBLE)
-    END AS auc,
+    END AS auc
+  FROM totals
+), group_auc AS (
+  SELECT
+    grp,
+    auc,
     CAST(positives AS BINARY_DOUBLE) AS positives,
     CAST(negatives AS BINARY_DOUBLE) AS negatives,
     n_rows,
@@ -119,7 +124,7 @@ WITH sqlauc_input AS (
     n_pos_rows,
     n_null_group,
     n_bad_group_weight
-  FROM totals
+  FROM auc_ratio
 )
 SELECT
   CASE

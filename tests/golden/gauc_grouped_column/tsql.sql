@@ -95,13 +95,18 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
-), group_auc AS (
+), auc_ratio AS (
   SELECT
-    grp AS grp,
+    *,
     CASE
       WHEN positives > 0 AND negatives > 0
       THEN CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) - wrong_pairs_2 AS FLOAT) / CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) AS FLOAT)
-    END AS auc,
+    END AS auc
+  FROM totals
+), group_auc AS (
+  SELECT
+    grp AS grp,
+    auc AS auc,
     CAST(positives AS FLOAT) AS positives,
     CAST(negatives AS FLOAT) AS negatives,
     n_rows AS n_rows,
@@ -119,7 +124,7 @@ WITH sqlauc_input AS (
     n_pos_rows AS n_pos_rows,
     n_null_group AS n_null_group,
     n_bad_group_weight AS n_bad_group_weight
-  FROM totals
+  FROM auc_ratio
 )
 SELECT
   CASE

@@ -96,9 +96,9 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
-), group_auc AS (
+), auc_ratio AS (
   SELECT
-    grp,
+    *,
     CASE
       WHEN positives > 0 AND negatives > 0
       THEN (
@@ -106,7 +106,12 @@ WITH sqlauc_input AS (
       ) / (
         2.0 * CAST(positives AS DOUBLE) * CAST(negatives AS DOUBLE)
       )
-    END AS auc,
+    END AS auc
+  FROM totals
+), group_auc AS (
+  SELECT
+    grp,
+    auc,
     CAST(positives AS DOUBLE) AS positives,
     CAST(negatives AS DOUBLE) AS negatives,
     n_rows,
@@ -124,7 +129,7 @@ WITH sqlauc_input AS (
     n_pos_rows,
     n_null_group,
     n_bad_group_weight
-  FROM totals
+  FROM auc_ratio
 )
 SELECT
   CASE

@@ -10,28 +10,30 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
-    CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE PRECISION) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE PRECISION) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    label
   FROM sqlauc_input
 ), numbered AS (
   SELECT
     *,
-    CAST(ROW_NUMBER() OVER (PARTITION BY grp ORDER BY used_score DESC NULLS LAST) AS BIGINT) AS rn,
+    CAST(ROW_NUMBER() OVER (
+      PARTITION BY grp
+      ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC NULLS LAST
+    ) AS BIGINT) AS rn,
     CASE
-      WHEN LAG(used_score) OVER (PARTITION BY grp ORDER BY used_score DESC NULLS LAST) = used_score
-      OR LEAD(used_score) OVER (PARTITION BY grp ORDER BY used_score DESC NULLS LAST) = used_score
-      THEN used_score
+      WHEN NOT label IS NULL
+      AND (
+        LAG(score) OVER (
+          PARTITION BY grp
+          ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC NULLS LAST
+        ) = score
+        OR LEAD(score) OVER (
+          PARTITION BY grp
+          ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC NULLS LAST
+        ) = score
+      )
+      THEN score
     END AS tie_score
-  FROM (
-    SELECT
-      *,
-      CASE WHEN NOT label IS NULL THEN score END AS used_score
-    FROM counted
-  ) AS usable
+  FROM counted
 ), blocks AS (
   SELECT
     grp,
@@ -43,20 +45,24 @@ WITH sqlauc_input AS (
     ) AS used_count,
     MIN(rn) AS first_rn,
     MAX(rn) AS last_rn,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
+    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+    ) AS n_used,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS BIGINT) END
+    ) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     NULL AS gw_sum,
-    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
-    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_pos_rows,
+    SUM(CASE WHEN grp IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_group,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
   FROM numbered
   GROUP BY
     grp,

@@ -91,13 +91,18 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE)
+    END AS auc
+  FROM totals
 )
 SELECT
   grp,
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) - wrong_pairs_2 AS DOUBLE) / CAST(2 * CAST(positives AS DECIMAL(38, 0)) * CAST(negatives AS DECIMAL(38, 0)) AS DOUBLE)
-  END AS auc,
+  auc,
   CAST(positives AS DOUBLE) AS positives,
   CAST(negatives AS DOUBLE) AS negatives,
   n_rows,
@@ -115,4 +120,4 @@ SELECT
   n_pos_rows,
   n_null_group,
   n_bad_group_weight
-FROM totals
+FROM auc_ratio

@@ -94,13 +94,18 @@ WITH sqlauc_input AS (
   FROM terms
   GROUP BY
     grp
+), auc_ratio AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) - wrong_pairs_2 AS FLOAT) / CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) AS FLOAT)
+    END AS auc
+  FROM totals
 )
 SELECT
   grp,
-  CASE
-    WHEN positives > 0 AND negatives > 0
-    THEN CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) - wrong_pairs_2 AS FLOAT) / CAST(2 * CAST(positives AS NUMERIC(38, 0)) * CAST(negatives AS NUMERIC(38, 0)) AS FLOAT)
-  END AS auc,
+  auc,
   CAST(positives AS FLOAT) AS positives,
   CAST(negatives AS FLOAT) AS negatives,
   n_rows,
@@ -118,4 +123,4 @@ SELECT
   n_pos_rows,
   n_null_group,
   n_bad_group_weight
-FROM totals
+FROM auc_ratio

@@ -8,12 +8,7 @@ WITH sqlauc_input AS (
   SELECT
     score,
     label_value,
-    label,
-    CAST(1 AS BIGINT) AS n_rows,
-    CAST(CAST(1 AS BIGINT) AS DOUBLE) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    label
   FROM sqlauc_input
 ), walked AS (
   SELECT
@@ -49,22 +44,34 @@ WITH sqlauc_input AS (
     SELECT
       *,
       CASE WHEN NOT label IS NULL THEN score END AS used_score,
-      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
+      CASE
+        WHEN NOT score IS NULL AND label = 1
+        THEN CAST(CAST(1 AS BIGINT) AS DOUBLE)
+        ELSE 0
+      END AS pos_w,
       CAST(CASE WHEN NOT score IS NULL AND label = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
-      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0 END AS neg_w
+      CASE
+        WHEN NOT score IS NULL AND label = 0
+        THEN CAST(CAST(1 AS BIGINT) AS DOUBLE)
+        ELSE 0
+      END AS neg_w
     FROM counted
   ) AS usable
 ), totals AS (
   SELECT
     CAST(SUM(pos_w) AS DOUBLE) AS positives,
     CAST(SUM(neg_w) AS DOUBLE) AS negatives,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
+    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+    ) AS n_used,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS BIGINT) END
+    ) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max

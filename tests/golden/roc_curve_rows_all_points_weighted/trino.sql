@@ -10,7 +10,6 @@ WITH sqlauc_input AS (
     score,
     label_value,
     label,
-    CAST(1 AS BIGINT) AS n_rows,
     (
       weight
     ) AS w,
@@ -18,9 +17,7 @@ WITH sqlauc_input AS (
       WHEN NOT CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END IS NULL
       THEN CAST(1 AS BIGINT)
       ELSE CAST(0 AS BIGINT)
-    END AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    END AS n_bad_weight
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -67,12 +64,16 @@ WITH sqlauc_input AS (
   SELECT
     CAST(SUM(pos_w) AS DOUBLE) AS positives,
     CAST(SUM(neg_w) AS DOUBLE) AS negatives,
-    SUM(n_rows) AS n_rows,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
-    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+    ) AS n_used,
+    SUM(
+      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS BIGINT) END
+    ) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
