@@ -59,10 +59,14 @@ sums AS (
             AS pos_total,
         SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END)
             AS neg_total,
-        CAST(SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS positives,
-        CAST(SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN 1 ELSE 0 END) AS DOUBLE)
-            AS negatives
+        CAST(
+            SUM(CASE WHEN label = 1 AND score IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END)
+            AS DOUBLE
+        ) AS positives,
+        CAST(
+            SUM(CASE WHEN label = 0 AND score IS NOT NULL THEN CAST(1 AS BIGINT) ELSE 0 END)
+            AS DOUBLE
+        ) AS negatives
     FROM ranked
 )
 SELECT
