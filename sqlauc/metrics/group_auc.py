@@ -5,7 +5,7 @@ The composer adds the key ``grp`` to every stage of the formulation and appends
 formulation (``auc.sql``) per group; "rows" is ``auc_ranks.sql`` per group: one sort of the rows
 by (group, score) and one GROUP BY group, the tie fix read from a second RANK of the same sort
 (the AUC's own ``auc_rows.sql`` per group needs a GROUP BY (group, tie block) and then a second
-GROUP BY group: slower with many small groups, see bench/README.md).
+GROUP BY group: a little slower with many small groups, see bench/README.md).
 """
 
 from __future__ import annotations
