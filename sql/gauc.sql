@@ -6,7 +6,7 @@
 -- The diagnostics (diagnostics.sql, group_weight.sql) are the groups' counts added up: the
 -- composer appends them.
 -- rows_share / positives_share: the share of usable rows / positive rows that lie in the
--- groups used. Reads the relation group_auc (the grouped variant of auc.sql or auc_rows.sql).
+-- groups used. Reads the relation group_auc (auc.sql or auc_ranks.sql run per group).
 -- Reproducible digits: the two sums of doubles are written SUM(x ORDER BY x), which DuckDB
 -- (a parallel engine) adds in one order whatever its threads (a plain SUM's last digits change
 -- from run to run); a dialect without ordered aggregates gets its own form

@@ -16,7 +16,7 @@ from sqlauc.results import AUCResult
 
 Method = Literal["auto", "grouped", "rows", "rank", "bucketed", "binned"]
 
-#: The formulations of the AUC (also run per group by group_auc): all give the same number.
+#: The formulations of the AUC (group_auc runs "grouped" per group): all give the same number.
 FORMULATIONS = {
     "grouped": Formulation("auc"),
     "rows": Formulation(

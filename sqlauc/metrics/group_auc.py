@@ -1,7 +1,11 @@
 """Per-group ROC AUC: the grouped variant of :mod:`sqlauc.metrics.auc`, and :func:`group_auc`.
 
-The composer adds the key ``grp`` to every stage of the AUC's formulations and appends
-``group_weight.sql`` (each group's weight and counts); no template of its own.
+The composer adds the key ``grp`` to every stage of the formulation and appends
+``group_weight.sql`` (each group's weight and counts). "grouped" is the AUC's grouped
+formulation (``auc.sql``) per group; "rows" is ``auc_ranks.sql`` per group: one sort of the rows
+by (group, score) and one GROUP BY group, the tie fix read from a second RANK of the same sort
+(the AUC's own ``auc_rows.sql`` per group needs a GROUP BY (group, tie block) and then a second
+GROUP BY group: a little slower with many small groups, see bench/README.md).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from sqlauc import checks
-from sqlauc.compose import Param
+from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Method
@@ -78,11 +82,23 @@ def shape(evaluated: Evaluated) -> GroupAUCResult:
     return GroupAUCResult(groups=frame, method=plan.method, diagnostics=evaluated.diagnostics)
 
 
+#: The formulation over rows of the group metrics (``sql/auc_ranks.sql``, unweighted): the
+#: diagnostics' per-row counts are appended to its one aggregate, ``sums``, whose columns the
+#: final SELECT reads (no second totals step).
+ROWS = Formulation(
+    "auc_ranks",
+    per_key=None,
+    row_totals="sums",
+    totals=(),
+    rows=True,
+    weighted=False,
+    uses_negative=True,
+)
 _BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id"}
 SPEC = MetricSpec(
     name="group_auc",
     what="group AUC",
-    formulations={"grouped": FORMULATIONS["grouped"], "rows": FORMULATIONS["rows"]},
+    formulations={"grouped": FORMULATIONS["grouped"], "rows": ROWS},
     # the group's window sums are partitioned by group already: bucketed runs grouped
     method_aliases={"bucketed": "grouped", **RANK_ALIAS},
     shape=shape,

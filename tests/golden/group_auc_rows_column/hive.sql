@@ -21,30 +21,32 @@ WITH sqlauc_input AS (
       ELSE CAST(0 AS BIGINT)
     END AS n_bad_group_weight
   FROM sqlauc_input
-), numbered AS (
+), ranked AS (
   SELECT
     *,
-    CAST(ROW_NUMBER() OVER (PARTITION BY grp ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC) AS BIGINT) AS rn,
-    CASE
-      WHEN NOT label IS NULL
-      AND (
-        LAG(score) OVER (PARTITION BY grp ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC) = score
-        OR LEAD(score) OVER (PARTITION BY grp ORDER BY CASE WHEN NOT label IS NULL THEN score END DESC) = score
-      )
-      THEN score
-    END AS tie_score
-  FROM counted
-), blocks AS (
+    CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC) AS BIGINT) AS block_first,
+    CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC, label DESC) AS BIGINT) AS class_first,
+    CAST(ROW_NUMBER() OVER (PARTITION BY grp ORDER BY used_score DESC, label DESC) AS BIGINT) AS rn
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT label IS NULL THEN score END AS used_score
+    FROM counted
+  ) AS usable
+), sums AS (
   SELECT
     grp,
-    tie_score,
-    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN rn ELSE 0 END) AS pos_rn_sum,
-    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS pos_count,
     SUM(
-      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
-    ) AS used_count,
-    MIN(rn) AS first_rn,
-    MAX(rn) AS last_rn,
+      CASE
+        WHEN label = 0 AND NOT score IS NULL
+        THEN block_first - class_first + 2 * rn
+        ELSE CAST(0 AS BIGINT)
+      END
+    ) AS neg_rank_sum,
+    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS pos_total,
+    SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS neg_total,
+    CAST(SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS DOUBLE) AS positives,
+    CAST(SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS DOUBLE) AS negatives,
     SUM(CAST(1 AS BIGINT)) AS n_rows,
     SUM(
       CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
@@ -63,41 +65,7 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_pos_rows,
     SUM(CASE WHEN grp IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
-  FROM numbered
-  GROUP BY
-    grp,
-    tie_score
-), totals AS (
-  SELECT
-    grp,
-    SUM(
-      CASE
-        WHEN tie_score IS NULL
-        THEN 2 * pos_rn_sum
-        ELSE pos_count * (
-          first_rn + last_rn
-        )
-      END
-    ) AS twice_rank_sum,
-    SUM(pos_count) AS pos_total,
-    SUM(used_count - pos_count) AS neg_total,
-    CAST(SUM(pos_count) AS DOUBLE) AS positives,
-    CAST(SUM(used_count - pos_count) AS DOUBLE) AS negatives,
-    SUM(n_rows) AS n_rows,
-    SUM(n_used) AS n_used,
-    SUM(n_excluded) AS n_excluded,
-    SUM(n_null_label) AS n_null_label,
-    SUM(n_null_score) AS n_null_score,
-    SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
-    MIN(neg_label_min) AS neg_label_min,
-    MAX(neg_label_max) AS neg_label_max,
-    SUM(gw_sum) AS gw_sum,
-    SUM(n_pos_rows) AS n_pos_rows,
-    SUM(n_null_group) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
-  FROM blocks
+  FROM ranked
   GROUP BY
     grp
 )
@@ -105,9 +73,9 @@ SELECT
   grp,
   CASE
     WHEN pos_total > 0 AND neg_total > 0
-    THEN CAST(2 * pos_total * neg_total + pos_total * (
-      pos_total + 1
-    ) - twice_rank_sum AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
+    THEN CAST(neg_rank_sum - neg_total * (
+      neg_total + 1
+    ) AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
   END AS auc,
   positives,
   negatives,
@@ -126,4 +94,4 @@ SELECT
   n_pos_rows,
   n_null_group,
   n_bad_group_weight
-FROM totals
+FROM sums
