@@ -67,8 +67,11 @@ def _split_sum(value: exp.Expr) -> exp.Expr:
         return exp.Floor(this=v)
 
     def exact_sum(v: exp.Expr) -> exp.Expr:
+        # TRY_CAST: DuckDB folds the CASE above away when a Parquet file's min/max statistics
+        # (which leave NaN out) say every |x| < 2^64, and a NaN then reaches the cast; that NaN
+        # is a bad weight, refused by the diagnostics of the same query (n_bad_weight)
         decimal = exp.DataType.build("DECIMAL(38, 0)")
-        total = exp.Sum(this=exp.cast(v, decimal))
+        total = exp.Sum(this=exp.TryCast(this=v, to=decimal))
         return exp.cast(total, exp.DType.DOUBLE)
 
     high = scaled(kept)
