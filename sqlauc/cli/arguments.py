@@ -187,6 +187,16 @@ def interval_level(args: argparse.Namespace) -> float | None:
     return None if getattr(args, "method", "auto") == "binned" else DEFAULT_CI
 
 
+def bins_option(parser: argparse.ArgumentParser) -> None:
+    """``--bins`` of ``--method binned`` (auc, evaluate, sql)."""
+    parser.add_argument(
+        "--bins",
+        type=positive_int,
+        metavar="N",
+        help="with --method binned: the number of score bins on [0, 1] (default: 4096)",
+    )
+
+
 def evaluate_options(parser: argparse.ArgumentParser, *, group: bool = True) -> None:
     """``--metric`` (repeatable), ``--eps`` and ``--bins`` of evaluate, and ``--group`` /
     ``--group-weight`` for ``--metric gauc`` (``group=False`` where the parser has them)."""
@@ -207,12 +217,7 @@ def evaluate_options(parser: argparse.ArgumentParser, *, group: bool = True) -> 
         help="log_loss/ne: clip probabilities to [EPS, 1 - EPS] (default: 2**-52, "
         "scikit-learn's for float64)",
     )
-    parser.add_argument(
-        "--bins",
-        type=positive_int,
-        metavar="N",
-        help="with --method binned: the number of score bins on [0, 1] (default: 4096)",
-    )
+    bins_option(parser)
     if group:
         parser.add_argument("--group", metavar="COLUMN", help="the group column of --metric gauc")
         parser.add_argument(

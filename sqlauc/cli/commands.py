@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlauc
 from sqlauc.cli.arguments import (
+    bins_option,
     compared_scores,
     evaluate_options,
     interval_level,
@@ -22,7 +23,6 @@ from sqlauc.cli.arguments import (
     level_option,
     method_option,
     plot_path,
-    positive_int,
     scores,
     slice_options,
 )
@@ -70,12 +70,7 @@ def add_auc(commands: Any, parent: argparse.ArgumentParser) -> None:
         "auc", parents=[parent], help="exact ROC AUC per model", epilog=EPILOGS["auc"]
     )
     method_option(auc, "auc")
-    auc.add_argument(
-        "--bins",
-        type=positive_int,
-        metavar="N",
-        help="with --method binned: the number of score bins on [0, 1] (default: 4096)",
-    )
+    bins_option(auc)
     auc.set_defaults(run=run_auc)
 
 

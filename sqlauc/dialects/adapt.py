@@ -95,9 +95,10 @@ def _unordered_sum(order: exp.Order, dialect: Dialect) -> exp.Expr:
     ``sums="sorted_array"`` for ``SUM(x ORDER BY x)`` the sum of the sorted array of the x's,
     with ``sums="split"`` the exact sum of its slices (:func:`_split_sum`)."""
     value: exp.Expr = order.this
-    if dialect.sums == "split" and [k.this for k in order.expressions] == [value]:
+    by_itself = [k.this for k in order.expressions] == [value]  # SUM(x ORDER BY x)
+    if dialect.sums == "split" and by_itself:
         return _split_sum(value)
-    if dialect.sums == "sorted_array" and [k.this for k in order.expressions] == [value]:
+    if dialect.sums == "sorted_array" and by_itself:
         values = exp.Anonymous(this="groupArray", expressions=[value.copy()])
         sorted_values = exp.Anonymous(this="arraySort", expressions=[values])
         return exp.Anonymous(this="arraySum", expressions=[sorted_values])
