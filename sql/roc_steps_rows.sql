@@ -3,18 +3,19 @@
 --
 -- One window runs over the rows sorted by used_score DESC (the score of a row with a label and
 -- a score, NULL otherwise: those sort last and never move a used row's position): running sums
--- of the rows' positive / negative weight (ROWS frame), the point number DENSE_RANK(), and
--- LAG/LEAD of the score. A row is a point when it ends its score's block of rows (LEAD's score
+-- of the rows' positive / negative weight (ROWS frame), ROW_NUMBER() (which orders the points)
+-- and LAG/LEAD of the score. A row is a point when it ends its score's block of rows (LEAD's score
 -- differs); the running sums at the end of a block count every row at or above its score,
 -- whatever order the sort left the tied rows in, so tp / fp there are exact. Unweighted, tp is
 -- an integer running count of the positives and fp = ROW_NUMBER() - tp (a running SUM of
--- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs
--- (tied rows come out of the sort in any order: their last bits may differ between runs).
+-- doubles costs about two ROW_NUMBERs in DuckDB); weighted, both are running SUMs of DOUBLEs,
+-- and tied rows are sorted by their weight too, so the sums are the same to the bit every run
+-- and at any thread count (rows tied on score and weight add the same numbers).
 -- The step into a point is (pos, neg) of its block, the step out of it that of the next
 -- block. For a block of one row followed by a block of one row (the common case), both are
 -- that row's and the next row's weights (LEAD of the same window); only blocks of two or more
--- rows need their totals: tie_blocks groups the tied rows alone, keyed by point number (the
--- next block is point + 1).
+-- rows need their totals: tie_blocks groups the tied rows alone, keyed by their score (the
+-- next block's score is LEAD's).
 -- NULL rule: rows with a NULL label or score are excluded and counted; zero-weight rows are
 -- dropped as if absent (counted.sql, read per row). The diagnostics' per-key counts are
 -- appended to totals by the composer (each row is its own key, so walked carries the columns
@@ -23,47 +24,79 @@
 -- (method="auto" chooses from a sample). No GROUPS frame, no NULLS LAST (one DESC order).
 WITH walked AS (
     -- the one window (one sort); walked is read three times (DuckDB materializes it), so it
-    -- carries counted's columns per row (*: only those the query reads are built) and flags
+    -- carries counted's columns per row (*: only those the query reads are built) and flags.
+    -- Weighted, tied rows are ordered by their weight too (pos_w - neg_w: +w for a positive,
+    -- -w for a negative), so the running sums add the same numbers in the same order every
+    -- run; unweighted, that key folds away (the counts are integers).
     SELECT
         *,
-        DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
+        -- point: the row number of a block's last row orders the points
+        ROW_NUMBER() OVER (
+            ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+        ) AS point,
         CASE WHEN :weighted = 1
             THEN CAST(SUM(pos_w) OVER (
-                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
             ELSE CAST(SUM(is_pos) OVER (
-                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
         END AS tp,
         CASE WHEN :weighted = 1
             THEN CAST(SUM(neg_w) OVER (
-                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
-            ELSE CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) - SUM(is_pos) OVER (
-                ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+            ELSE CAST(ROW_NUMBER() OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            ) - SUM(is_pos) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             ) AS DOUBLE)
         END AS fp,
+        -- next_score: the next row's score (NULL after the last used row)
+        LEAD(used_score) OVER (
+            ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+        ) AS next_score,
         -- is_end: the last row of its score's block (a point, when used)
-        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score THEN 0 ELSE 1 END
-            AS is_end,
+        CASE WHEN LEAD(used_score) OVER (
+            ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+        ) = used_score THEN 0 ELSE 1 END AS is_end,
         -- in_tie: a row of a block of two or more rows
         CASE
-            WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
-                OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
+            WHEN LAG(used_score) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            ) = used_score
+                OR LEAD(used_score) OVER (
+                    ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ) = used_score
             THEN 1 ELSE 0
         END AS in_tie,
         -- next_tied: the next row starts a block of two or more rows
         CASE
-            WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC)
-                = LEAD(used_score) OVER (ORDER BY used_score DESC)
+            WHEN LEAD(used_score, 2) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            ) = LEAD(used_score) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            )
             THEN 1 ELSE 0
         END AS next_tied,
         -- the next row's weights, NULL when there is no next used row (the last point)
-        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) IS NOT NULL
-            THEN LEAD(pos_w) OVER (ORDER BY used_score DESC)
+        CASE WHEN LEAD(used_score) OVER (
+            ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+        ) IS NOT NULL
+            THEN LEAD(pos_w) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            )
         END AS next_pos_w,
-        CASE WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) IS NOT NULL
-            THEN LEAD(neg_w) OVER (ORDER BY used_score DESC)
+        CASE WHEN LEAD(used_score) OVER (
+            ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+        ) IS NOT NULL
+            THEN LEAD(neg_w) OVER (
+                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+            )
         END AS next_neg_w
     FROM (
         SELECT
@@ -86,16 +119,16 @@ totals AS (
 ),
 tie_blocks AS (
     -- the totals of each block of two or more rows (only tied rows are grouped), keyed by
-    -- its point number (DENSE_RANK numbers the blocks 1, 2, ...: the next block is point + 1)
+    -- its score (the next block's is the end row's next_score)
     SELECT
-        point,
+        used_score AS block_score,
         CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
             AS block_pos_w,
         CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
             AS block_neg_w
     FROM walked
     WHERE in_tie = 1 AND used_score IS NOT NULL
-    GROUP BY point
+    GROUP BY used_score
 )
 -- one row per point (the last row of each block); the steps into and out of it. Every
 -- column aliased: ClickHouse names an unaliased ends.x column "ends.x"
@@ -114,7 +147,7 @@ SELECT
         AS out_neg_w
 FROM walked AS ends
 LEFT JOIN tie_blocks AS own
-    ON ends.in_tie = 1 AND own.point = ends.point
+    ON ends.in_tie = 1 AND own.block_score = ends.used_score
 LEFT JOIN tie_blocks AS nxt
-    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+    ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
 WHERE ends.is_end = 1 AND ends.used_score IS NOT NULL

@@ -203,12 +203,11 @@ def _fold_node(node: exp.Expr) -> exp.Expr:
     if isinstance(node, (exp.And, exp.Or)):
         left, right = _truth(node.this), _truth(node.expression)
         neutral = isinstance(node, exp.And)  # TRUE is AND's neutral element, FALSE is OR's
+        # what is kept is folded too (the transform does not visit a replacement's nodes)
         if left is neutral:
-            kept: exp.Expr = node.expression
-            return kept
+            return fold(node.expression)
         if right is neutral:
-            kept = node.this
-            return kept
+            return fold(node.this)
         return node
     if isinstance(node, exp.Case) and node.this is None:
         branches: list[exp.If] = []
@@ -222,9 +221,15 @@ def _fold_node(node: exp.Expr) -> exp.Expr:
                 break
             branches.append(branch)
         if not branches:
-            return _operand(default, node) if default is not None else exp.Null()
+            return fold(_operand(default, node)) if default is not None else exp.Null()
         node.set("ifs", branches)
         node.set("default", default)
+        return node
+    if isinstance(node, exp.Ordered) and isinstance(node.this, exp.Case):
+        # an ordering key that folds to NULL orders nothing: the key goes (a weighted
+        # tie-breaker of an unweighted query)
+        if isinstance(_fold_node(node.this), exp.Null):
+            return None  # type: ignore[return-value]  # sqlglot removes the node
         return node
     if isinstance(node, exp.Where):
         truth = _truth(node.this)
@@ -238,8 +243,9 @@ def _fold_node(node: exp.Expr) -> exp.Expr:
 def fold(tree: exp.Expr) -> exp.Expr:
     """Fold the conditions that compare literals only (what the parameters became).
 
-    ``CASE WHEN 0 = 1 THEN a ELSE b END`` becomes ``b``, ``WHERE 0 = 0 OR x`` disappears, and
-    ``a AND 1 = 1`` becomes ``a``; nothing else changes. The query means the same, and an
+    ``CASE WHEN 0 = 1 THEN a ELSE b END`` becomes ``b``, ``WHERE 0 = 0 OR x`` disappears,
+    ``a AND 1 = 1`` becomes ``a``, and an ORDER BY key ``CASE WHEN 0 = 1 THEN a END`` (NULL
+    on every row) goes; nothing else changes. The query means the same, and an
     unweighted query has no weighted branch left to read the weight column.
     """
     return tree.transform(_fold_node, copy=False)

@@ -14,10 +14,13 @@ divided once at the end. Every sum of DOUBLEs that are not whole numbers (sample
 ``group_weight`` column per distinct (score, label), the class totals, the pair terms over the
 distinct scores and the buckets, GAUC's weighted AUCs) is written ``SUM(x ORDER BY x)``, which
 DuckDB gets as exact DECIMAL(38, 0) sums of the values' bits (``Dialect.sums == "split"``,
-sqlauc/dialects/adapt.py). The one declared gap: the weighted ROC curve over rows, whose
-running sums add tied rows in the order the sort left them (:data:`ROWS_WEIGHTED`).
+sqlauc/dialects/adapt.py). The weighted ROC curve over rows takes running window sums of
+DOUBLEs: it sorts tied rows by their weight too (sql/roc_steps_rows.sql), so every run adds the
+same numbers in the same order (before that, tied rows came out of the sort in any order and
+its last digits changed).
 
-chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each, on the same metrics.
+chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each: AUC and GAUC (weighted
+or not) and the weighted ROC curve, grouped and over rows.
 """
 
 from __future__ import annotations
@@ -63,9 +66,6 @@ FROM range({N_ROWS}) AS r(i)
 #: The weighted ROC curve over rows: its running SUM windows add the weights of tied rows in
 #: the order the sort left them, so the last bits of a point after a tie block may differ
 #: between runs (held to 1e-13 relative, not to the bit; every other case is bit for bit).
-ROWS_WEIGHTED = ("roc_curve-rows-tied-weighted", "roc_curve-rows-score-weighted")
-
-
 def _bits(value: Any) -> Any:
     if isinstance(value, pd.DataFrame):
         return value
@@ -119,8 +119,8 @@ CASES = [
         id="roc_curve-weighted",
     ),
     *(
-        # over rows: tied rows come out of the sort in any order, so the running sums at the
-        # end of a tie block add the same weights in a different order each run
+        # over rows: running window sums; tied rows come out of the sort in any order unless
+        # their weights order them too (weighted), and each order adds differently
         _case(
             lambda c, s=s, w=w: sqlauc.roc_curve(c, "t", score=s, weight=w, method="rows"),
             id=f"roc_curve-rows-{s}" + ("-weighted" if w else ""),
@@ -184,23 +184,15 @@ def duckdb_connections() -> Iterator[dict[int, duckdb.DuckDBPyConnection]]:
 
 
 @pytest.mark.parametrize("metric", CASES)
-def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric, request):
-    """The same bits at 1, 2 and 4 threads, 5 runs each, weighted or not (the weighted ROC
-    curve over rows: the same to 1e-13 relative, see :data:`ROWS_WEIGHTED`)."""
-    exact = request.node.callspec.id not in ROWS_WEIGHTED
+def test_duckdb_same_bits_at_any_thread_count(duckdb_connections, metric):
+    """The same bits at 1, 2 and 4 threads, 5 runs each, weighted or not."""
     results = [_bits(metric(duckdb_connections[threads])) for threads in THREADS]
     first = results[0]
     for threads, result in zip(THREADS[1:], results[1:], strict=True):
         if isinstance(first, pd.DataFrame):
-            pd.testing.assert_frame_equal(result, first, check_exact=exact, rtol=1e-13, atol=0.0)
-        elif exact:
-            assert result == first, f"{threads} threads: {result} != {first}"
+            pd.testing.assert_frame_equal(result, first, check_exact=True)
         else:
-            for a, b in (
-                zip(result, first, strict=True) if isinstance(first, tuple) else [(result, first)]
-            ):
-                x, y = float.fromhex(a), float.fromhex(b)
-                assert abs(x - y) <= 1e-13 * abs(y), f"{threads} threads: {x!r} != {y!r}"
+            assert result == first, f"{threads} threads: {result} != {first}"
 
 
 def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
@@ -214,7 +206,7 @@ def test_duckdb_formulations_agree_to_the_bit(duckdb_connections):
 #: run in a child process: chdb allows one connection per process, and the suite's
 #: ClickHouse backend may hold this process's
 CHDB_SCRIPT = """
-import json, sys
+import hashlib, json, sys
 import chdb
 import sqlauc
 con = chdb.connect(":memory:")
@@ -230,31 +222,47 @@ cur.execute(
     "1.0 + (cityHash64(number * 13 + 5) % 1000) / 997.0 AS w "
     "FROM numbers(" + str(int(sys.argv[1])) + ")"
 )
+def bits(x):
+    return float(x).hex()
+def curve_bits(frame):
+    return hashlib.sha256(frame.to_numpy("float64").tobytes()).hexdigest()
 cases = {
-    "auc-grouped": lambda: sqlauc.auc(con, "t", score="tied", method="grouped"),
-    "auc-bucketed": lambda: sqlauc.auc(con, "t", score="tied", method="bucketed"),
-    "auc-rows": lambda: sqlauc.auc(con, "t", method="rows"),
-    "gauc-grouped": lambda: sqlauc.gauc(con, "t", group="grp", score="tied").gauc,
-    "gauc-rows": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", method="rows").gauc,
-    "auc-grouped-weighted": lambda: sqlauc.auc(con, "t", score="tied", weight="w"),
-    "auc-bucketed-weighted": lambda: sqlauc.auc(
-        con, "t", score="tied", weight="w", method="bucketed"
+    "auc-grouped": lambda: bits(sqlauc.auc(con, "t", score="tied", method="grouped")),
+    "auc-bucketed": lambda: bits(sqlauc.auc(con, "t", score="tied", method="bucketed")),
+    "auc-rows": lambda: bits(sqlauc.auc(con, "t", method="rows")),
+    "gauc-grouped": lambda: bits(sqlauc.gauc(con, "t", group="grp", score="tied").gauc),
+    "gauc-rows": lambda: bits(
+        sqlauc.gauc(con, "t", group="grp", score="tied", method="rows").gauc
     ),
-    "gauc-weighted": lambda: sqlauc.gauc(con, "t", group="grp", score="tied", weight="w").gauc,
+    "auc-grouped-weighted": lambda: bits(sqlauc.auc(con, "t", score="tied", weight="w")),
+    "auc-bucketed-weighted": lambda: bits(
+        sqlauc.auc(con, "t", score="tied", weight="w", method="bucketed")
+    ),
+    "gauc-weighted": lambda: bits(
+        sqlauc.gauc(con, "t", group="grp", score="tied", weight="w").gauc
+    ),
+    "roc-grouped-weighted": lambda: curve_bits(
+        sqlauc.roc_curve(con, "t", score="tied", weight="w", method="grouped")
+    ),
+    "roc-rows-tied-weighted": lambda: curve_bits(
+        sqlauc.roc_curve(con, "t", score="tied", weight="w", method="rows")
+    ),
 }
 out = {name: [] for name in cases}
 for threads in json.loads(sys.argv[2]):
     cur.execute("SET max_threads = " + str(int(threads)))
     for name, run in cases.items():
-        out[name].append(float(run()).hex())
+        out[name].append(run())
 print(json.dumps(out))
 """
 
 
 def test_chdb_same_bits_at_any_thread_count():
-    """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: AUC and GAUC, unweighted and
-    weighted, keep their bits (the sums of doubles are sums of sorted arrays there, see
-    ``sums="sorted_array"``). A missing chdb fails the child process, so the test fails."""
+    """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: AUC, GAUC and weighted ROC
+    curves (grouped and over rows), unweighted and weighted, keep their bits (the sums of
+    doubles are sums of sorted arrays there, see ``sums="sorted_array"``; the running sums
+    over rows add in the sorted order). A missing chdb fails the child process, so the
+    test fails."""
     root = Path(__file__).resolve().parents[1]
     env = {
         **os.environ,

@@ -13,9 +13,10 @@ WITH sqlauc_input AS (
 ), walked AS (
   SELECT
     *,
-    DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
+    ROW_NUMBER() OVER (ORDER BY used_score DESC) AS point,
     CAST(SUM(is_pos) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS tp,
     CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC) - SUM(is_pos) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS fp,
+    LEAD(used_score) OVER (ORDER BY used_score DESC) AS next_score,
     CASE
       WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
       THEN 0
@@ -78,14 +79,14 @@ WITH sqlauc_input AS (
   FROM walked
 ), tie_blocks AS (
   SELECT
-    point,
+    used_score AS block_score,
     SUM(pos_w) AS block_pos_w,
     SUM(neg_w) AS block_neg_w
   FROM walked
   WHERE
     in_tie = 1 AND NOT used_score IS NULL
   GROUP BY
-    point
+    used_score
 ), roc_steps AS (
   SELECT
     ends.point AS point,
@@ -98,9 +99,9 @@ WITH sqlauc_input AS (
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE) AS out_neg_w
   FROM walked AS ends
   LEFT JOIN tie_blocks AS own
-    ON ends.in_tie = 1 AND own.point = ends.point
+    ON ends.in_tie = 1 AND own.block_score = ends.used_score
   LEFT JOIN tie_blocks AS nxt
-    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+    ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1 AND NOT ends.used_score IS NULL
 ), flagged AS (

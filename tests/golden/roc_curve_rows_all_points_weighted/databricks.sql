@@ -24,32 +24,39 @@ WITH sqlauc_input AS (
 ), walked AS (
   SELECT
     *,
-    DENSE_RANK() OVER (ORDER BY used_score DESC) AS point,
-    CAST(SUM(pos_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS tp,
-    CAST(SUM(neg_w) OVER (ORDER BY used_score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS fp,
+    ROW_NUMBER() OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) AS point,
+    CAST(SUM(pos_w) OVER (
+      ORDER BY used_score DESC, pos_w - neg_w DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS tp,
+    CAST(SUM(neg_w) OVER (
+      ORDER BY used_score DESC, pos_w - neg_w DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS fp,
+    LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) AS next_score,
     CASE
-      WHEN LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
+      WHEN LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) = used_score
       THEN 0
       ELSE 1
     END AS is_end,
     CASE
-      WHEN LAG(used_score) OVER (ORDER BY used_score DESC) = used_score
-      OR LEAD(used_score) OVER (ORDER BY used_score DESC) = used_score
+      WHEN LAG(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) = used_score
+      OR LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) = used_score
       THEN 1
       ELSE 0
     END AS in_tie,
     CASE
-      WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC) = LEAD(used_score) OVER (ORDER BY used_score DESC)
+      WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) = LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC)
       THEN 1
       ELSE 0
     END AS next_tied,
     CASE
-      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC) IS NULL
-      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC)
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) IS NULL
+      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC)
     END AS next_pos_w,
     CASE
-      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC) IS NULL
-      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC)
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC) IS NULL
+      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC, pos_w - neg_w DESC)
     END AS next_neg_w
   FROM (
     SELECT
@@ -81,14 +88,14 @@ WITH sqlauc_input AS (
   FROM walked
 ), tie_blocks AS (
   SELECT
-    point,
+    used_score AS block_score,
     SUM(pos_w) AS block_pos_w,
     SUM(neg_w) AS block_neg_w
   FROM walked
   WHERE
     in_tie = 1 AND NOT used_score IS NULL
   GROUP BY
-    point
+    used_score
 ), roc_steps AS (
   SELECT
     ends.point AS point,
@@ -101,9 +108,9 @@ WITH sqlauc_input AS (
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE) AS out_neg_w
   FROM walked AS ends
   LEFT JOIN tie_blocks AS own
-    ON ends.in_tie = 1 AND own.point = ends.point
+    ON ends.in_tie = 1 AND own.block_score = ends.used_score
   LEFT JOIN tie_blocks AS nxt
-    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+    ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1 AND NOT ends.used_score IS NULL
 ), flagged AS (

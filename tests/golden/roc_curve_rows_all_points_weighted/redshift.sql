@@ -24,38 +24,39 @@ WITH sqlauc_input AS (
 ), walked AS (
   SELECT
     *,
-    DENSE_RANK() OVER (ORDER BY used_score DESC NULLS LAST) AS point,
+    ROW_NUMBER() OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) AS point,
     CAST(SUM(pos_w) OVER (
-      ORDER BY used_score DESC NULLS LAST
+      ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS DOUBLE PRECISION) AS tp,
     CAST(SUM(neg_w) OVER (
-      ORDER BY used_score DESC NULLS LAST
+      ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS DOUBLE PRECISION) AS fp,
+    LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) AS next_score,
     CASE
-      WHEN LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
+      WHEN LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) = used_score
       THEN 0
       ELSE 1
     END AS is_end,
     CASE
-      WHEN LAG(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
-      OR LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) = used_score
+      WHEN LAG(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) = used_score
+      OR LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) = used_score
       THEN 1
       ELSE 0
     END AS in_tie,
     CASE
-      WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC NULLS LAST) = LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST)
+      WHEN LEAD(used_score, 2) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) = LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST)
       THEN 1
       ELSE 0
     END AS next_tied,
     CASE
-      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
-      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC NULLS LAST)
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) IS NULL
+      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST)
     END AS next_pos_w,
     CASE
-      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
-      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC NULLS LAST)
+      WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST) IS NULL
+      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC NULLS LAST, pos_w - neg_w DESC NULLS LAST)
     END AS next_neg_w
   FROM (
     SELECT
@@ -87,14 +88,14 @@ WITH sqlauc_input AS (
   FROM walked
 ), tie_blocks AS (
   SELECT
-    point,
+    used_score AS block_score,
     SUM(pos_w) AS block_pos_w,
     SUM(neg_w) AS block_neg_w
   FROM walked
   WHERE
     in_tie = 1 AND NOT used_score IS NULL
   GROUP BY
-    point
+    used_score
 ), roc_steps AS (
   SELECT
     ends.point AS point,
@@ -107,9 +108,9 @@ WITH sqlauc_input AS (
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE PRECISION) AS out_neg_w
   FROM walked AS ends
   LEFT JOIN tie_blocks AS own
-    ON ends.in_tie = 1 AND own.point = ends.point
+    ON ends.in_tie = 1 AND own.block_score = ends.used_score
   LEFT JOIN tie_blocks AS nxt
-    ON ends.next_tied = 1 AND nxt.point = ends.point + 1
+    ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1 AND NOT ends.used_score IS NULL
 ), flagged AS (
