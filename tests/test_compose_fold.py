@@ -19,6 +19,29 @@ CASES = [
     ("SELECT CASE WHEN 1 = 1 THEN a + b END AS x FROM t", "SELECT a + b AS x FROM t"),
     ("SELECT CASE WHEN 1 = 1 THEN a END * w AS x FROM t", "SELECT a * w AS x FROM t"),
     ("SELECT CASE WHEN 1 = 0 THEN a END * w AS x FROM t", "SELECT NULL * w AS x FROM t"),
+    # the kept branch is folded too (the transform does not visit a replacement's nodes)
+    (
+        "SELECT CASE WHEN 1 = 1 THEN CASE WHEN 0 = 1 THEN a ELSE b END END * w AS x FROM t",
+        "SELECT b * w AS x FROM t",
+    ),
+    (
+        "SELECT a AS x FROM t WHERE 1 = 1 AND (0 = 1 OR (1 = 1 AND b > 0))",
+        "SELECT a AS x FROM t WHERE ((b > 0))",
+    ),
+    # an ordering key NULL on every row orders nothing: it goes, the others stay
+    (
+        "SELECT SUM(a) OVER (ORDER BY b DESC, CASE WHEN 0 = 1 THEN c END DESC) AS x FROM t",
+        "SELECT SUM(a) OVER (ORDER BY b DESC) AS x FROM t",
+    ),
+    (
+        "SELECT CASE WHEN 1 = 1 THEN SUM(a) OVER (ORDER BY b, CASE WHEN 0 = 1 THEN c END) END"
+        " AS x FROM t",
+        "SELECT SUM(a) OVER (ORDER BY b) AS x FROM t",
+    ),
+    (
+        "SELECT SUM(a) OVER (ORDER BY b DESC, CASE WHEN 1 = 1 THEN c END DESC) AS x FROM t",
+        "SELECT SUM(a) OVER (ORDER BY b DESC, c DESC) AS x FROM t",
+    ),
 ]
 
 
