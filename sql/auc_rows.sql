@@ -49,16 +49,19 @@ WITH numbered AS (
         -- integers in one sum would not type)
         CAST(ROW_NUMBER() OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
             AS BIGINT) AS rn,
+        -- two nested CASEs, not one CASE WHEN a AND (b OR c): MariaDB 10.11 answers NULL for
+        -- that shape when a reads a column of the table and b, c are window functions
+        -- (tests/test_engines.py, -1/1 labels over rows)
         CASE
             WHEN label IS NOT NULL
-                AND (
-                    LAG(score) OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
+            THEN CASE
+                WHEN LAG(score) OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC)
                         = score
                     OR LEAD(score) OVER (
                         ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC
                     ) = score
-                )
-            THEN score
+                THEN score
+            END
         END AS tie_score
     FROM counted
 ),

@@ -1,7 +1,10 @@
 -- counted: identical input rows counted once, the first stage of every formulation.
 --
--- One row per distinct (score, label_value, label) — (grp, score, label_value, label) in the
--- grouped variant, where the composer adds the key grp — with n_rows, the rows it stands for,
+-- One row per distinct (score, label_value) — (grp, score, label_value) in the grouped
+-- variant, where the composer adds the key grp — with its label (a function of label_value
+-- and grp, so MIN(label) is the label of every row of the group; the composer computes it
+-- from the key instead, once per group: sqlauc.compose.derive_label), n_rows, the rows it
+-- stands for,
 -- and what the later stages need of those rows: w, their weight (n_rows as a DOUBLE when
 -- unweighted),
 -- n_bad_weight (NULL, negative or non-finite weights), gw and n_bad_group_weight
@@ -26,7 +29,7 @@
 SELECT
     score,
     label_value,
-    label,
+    MIN(label) AS label,
     COUNT(*) AS n_rows,
     CASE WHEN :weighted = 1 THEN SUM(weight ORDER BY weight) ELSE CAST(COUNT(*) AS DOUBLE) END
         AS w,
@@ -42,4 +45,4 @@ SELECT
     END AS n_bad_group_weight
 FROM sqlauc_input
 WHERE :weighted = 0 OR weight IS NULL OR weight <> 0
-GROUP BY score, label_value, label
+GROUP BY score, label_value

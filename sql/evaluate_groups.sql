@@ -1,6 +1,6 @@
 -- evaluate_groups: the per-group stage of evaluate's gauc (metrics=["gauc"], group=), between
--- counted and score_counts: it reads counted (keyed by (slice, model, grp, score, label_value,
--- label): the formulation adds grp to counted's key only) and the later stages read it in
+-- counted and score_counts: it reads counted (keyed by (slice, model, grp, score, label_value):
+-- the formulation adds grp to counted's key only) and the later stages read it in
 -- counted's place (Formulation.after_counted), so the query stays one linear chain over one
 -- scan of the table: no second aggregation of counted (a CTE read twice is scanned twice on
 -- engines that inline it, e.g. MariaDB and ClickHouse).

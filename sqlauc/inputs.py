@@ -135,6 +135,68 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
     return exp.Literal.string(str(pos_label))
 
 
+def _label(
+    raw: exp.Expr,
+    positive: exp.Expr,
+    negative: exp.Expr | None,
+    dialect: Dialect,
+    group: exp.Expr | None,
+) -> exp.Expr:
+    """``label`` (1/0/2/NULL, see the module docstring) as a function of ``raw``, the label
+    value, and of ``group`` (NULL label for a NULL group) when given."""
+    is_positive = exp.EQ(this=raw.copy(), expression=positive.copy())
+    label: exp.Expr
+    if negative is None and dialect.boolean_values:
+        label = exp.Cast(this=is_positive, to=_INT.copy())
+    else:
+        ifs = [
+            exp.If(this=exp.Is(this=raw.copy(), expression=exp.Null()), true=exp.Null()),
+            exp.If(this=is_positive, true=exp.Literal.number(1)),
+        ]
+        default = exp.Literal.number(0)
+        if negative is not None:
+            is_negative = exp.EQ(this=raw.copy(), expression=negative.copy())
+            ifs.append(exp.If(this=is_negative, true=default))
+            default = exp.Literal.number(2)
+        label = exp.Case(ifs=ifs, default=default)
+    if group is not None:
+        group_known = exp.Is(this=group.copy(), expression=exp.Null()).not_()
+        label = exp.Case(ifs=[exp.If(this=group_known, true=label)])
+    return label
+
+
+def label_of_value(
+    roles: Roles,
+    positive: exp.Expr,
+    needed: Iterable[str],
+    dialect: Dialect,
+    negative: exp.Expr | None = None,
+) -> exp.Expr:
+    """``label`` as a function of the ``sqlauc_input`` columns ``label_value`` (and ``grp``,
+    whose NULL makes the label NULL in the group metrics), the same value :func:`build` gives
+    each row: a stage that groups by ``label_value`` computes it once per group instead of
+    grouping by it too (:func:`sqlauc.compose.derive_label`). A boolean label's value is 0/1,
+    so the boolean literals become 1/0."""
+
+    def as_value(literal_: exp.Expr) -> exp.Expr:
+        if isinstance(literal_, exp.Boolean):
+            return exp.Literal.number(1 if literal_.this else 0)
+        return literal_
+
+    group = (
+        exp.column("grp")
+        if not roles.scores and roles.group is not None and "grp" in set(needed)
+        else None
+    )
+    return _label(
+        exp.column("label_value"),
+        as_value(positive),
+        as_value(negative) if negative is not None else None,
+        dialect,
+        group,
+    )
+
+
 def _as_double(name: str) -> exp.Expr:
     return exp.Cast(this=column(name), to=_DOUBLE.copy())
 
@@ -176,24 +238,8 @@ def build(
     label_col = column(roles.label)
     projections: list[exp.Expr] = []
     if "label" in needed:
-        is_positive = exp.EQ(this=label_col.copy(), expression=positive.copy())
-        label: exp.Expr
-        if negative is None and dialect.boolean_values:
-            label = exp.Cast(this=is_positive, to=_INT.copy())
-        else:
-            ifs = [
-                exp.If(this=exp.Is(this=label_col.copy(), expression=exp.Null()), true=exp.Null()),
-                exp.If(this=is_positive, true=exp.Literal.number(1)),
-            ]
-            default = exp.Literal.number(0)
-            if negative is not None:
-                is_negative = exp.EQ(this=label_col.copy(), expression=negative.copy())
-                ifs.append(exp.If(this=is_negative, true=default))
-                default = exp.Literal.number(2)
-            label = exp.Case(ifs=ifs, default=default)
-        if roles.group is not None and "grp" in needed:
-            group_known = exp.Is(this=column(roles.group), expression=exp.Null()).not_()
-            label = exp.Case(ifs=[exp.If(this=group_known, true=label)])
+        of_group = column(roles.group) if roles.group is not None and "grp" in needed else None
+        label = _label(label_col, positive, negative, dialect, of_group)
         projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
         # boolean labels as 0/1: templates take MIN/MAX of label_value, and PostgreSQL has no

@@ -266,18 +266,16 @@ def render(
     }
     composition = spec.composition(method, options)
     b = bound
+    needed = compose.needed_columns(composition, params)
     relation = inputs.build(
-        b.source.relation,
-        b.roles,
-        b.positive,
-        b.where,
-        compose.needed_columns(composition, params),
-        b.dialect,
-        negative,
+        b.source.relation, b.roles, b.positive, b.where, needed, b.dialect, negative
     )
 
+    label_rule = inputs.label_of_value(b.roles, b.positive, needed, b.dialect, negative)
+
     def build() -> tuple[exp.Select, str]:
-        tree = compose.with_input(compose.compose(composition, params), relation)
+        tree = compose.derive_label(compose.compose(composition, params), label_rule)
+        tree = compose.with_input(tree, relation)
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)

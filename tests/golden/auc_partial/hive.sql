@@ -8,7 +8,7 @@ WITH sqlauc_input AS (
   SELECT
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INT) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -17,8 +17,7 @@ WITH sqlauc_input AS (
   FROM sqlauc_input
   GROUP BY
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     score,

@@ -8,7 +8,7 @@ WITH sqlauc_input AS (
   SELECT
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
@@ -17,8 +17,7 @@ WITH sqlauc_input AS (
   FROM sqlauc_input
   GROUP BY
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     score,

@@ -43,7 +43,7 @@ WITH sqlauc_input AS (
     baseline_score,
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
@@ -58,8 +58,7 @@ WITH sqlauc_input AS (
     model,
     baseline_score,
     score,
-    label_value,
-    label
+    label_value
 ), combos AS (
   SELECT
     by_1,

@@ -41,7 +41,7 @@ WITH sqlauc_input AS (
     baseline_score,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -56,8 +56,7 @@ WITH sqlauc_input AS (
     model,
     baseline_score,
     score,
-    label_value,
-    label
+    label_value
 ), combos AS (
   SELECT
     by_1,

@@ -41,7 +41,7 @@ WITH sqlauc_input AS (
     baseline_score AS baseline_score,
     score AS score,
     label_value AS label_value,
-    label AS label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT_BIG(*) AS n_rows,
     CAST(COUNT_BIG(*) AS FLOAT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -56,8 +56,7 @@ WITH sqlauc_input AS (
     model,
     baseline_score,
     score,
-    label_value,
-    label
+    label_value
 ), combos AS (
   SELECT
     by_1 AS by_1,

@@ -23,7 +23,7 @@ WITH sqlauc_input AS (
     baseline_score,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INT64) AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
@@ -39,8 +39,7 @@ WITH sqlauc_input AS (
     model,
     baseline_score,
     score,
-    label_value,
-    label
+    label_value
 ), combos AS (
   SELECT
     model,

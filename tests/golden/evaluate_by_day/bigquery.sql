@@ -34,7 +34,7 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INT64) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS FLOAT64) AS w,
     CAST(0 AS INT64) AS n_bad_weight,
@@ -47,8 +47,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     by_1,

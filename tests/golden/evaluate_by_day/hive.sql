@@ -34,7 +34,7 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INT) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -47,8 +47,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     by_1,

@@ -36,7 +36,7 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
@@ -49,8 +49,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     by_1,

@@ -34,7 +34,7 @@ WITH sqlauc_input AS (
     model AS model,
     score AS score,
     label_value AS label_value,
-    label AS label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT_BIG(*) AS n_rows,
     CAST(COUNT_BIG(*) AS FLOAT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -47,8 +47,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     by_1 AS by_1,

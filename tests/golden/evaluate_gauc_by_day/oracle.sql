@@ -39,7 +39,7 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
@@ -53,8 +53,7 @@ WITH sqlauc_input AS (
     model,
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), evaluate_groups AS (
   SELECT
     *,

@@ -37,7 +37,7 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE PRECISION) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -51,8 +51,7 @@ WITH sqlauc_input AS (
     model,
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), evaluate_groups AS (
   SELECT
     *,

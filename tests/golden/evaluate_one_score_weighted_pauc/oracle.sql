@@ -20,7 +20,7 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
@@ -34,8 +34,7 @@ WITH sqlauc_input AS (
   GROUP BY
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     model,

@@ -20,7 +20,7 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    label,
+    CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
@@ -34,8 +34,7 @@ WITH sqlauc_input AS (
   GROUP BY
     model,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     model,

@@ -11,7 +11,7 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
+    CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INTEGER) END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE PRECISION) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -21,8 +21,7 @@ WITH sqlauc_input AS (
   GROUP BY
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     grp,

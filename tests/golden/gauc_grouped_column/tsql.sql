@@ -14,7 +14,10 @@ WITH sqlauc_input AS (
     grp AS grp,
     score AS score,
     label_value AS label_value,
-    label AS label,
+    CASE
+      WHEN NOT grp IS NULL
+      THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+    END AS label,
     COUNT_BIG(*) AS n_rows,
     CAST(COUNT_BIG(*) AS FLOAT) AS w,
     CAST(0 AS BIGINT) AS n_bad_weight,
@@ -24,8 +27,7 @@ WITH sqlauc_input AS (
   GROUP BY
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     grp AS grp,

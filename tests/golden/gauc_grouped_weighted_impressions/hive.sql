@@ -11,7 +11,7 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
+    CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
@@ -23,8 +23,7 @@ WITH sqlauc_input AS (
   GROUP BY
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     grp,

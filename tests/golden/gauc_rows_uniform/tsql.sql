@@ -12,19 +12,36 @@ WITH sqlauc_input AS (
   SELECT
     grp AS grp,
     score AS score,
-    label_value AS label_value,
-    label AS label
+    label_value AS label_value
   FROM sqlauc_input
 ), ranked AS (
   SELECT
     *,
     CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC) AS BIGINT) AS block_first,
-    CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC, label DESC) AS BIGINT) AS class_first,
-    CAST(ROW_NUMBER() OVER (PARTITION BY grp ORDER BY used_score DESC, label DESC) AS BIGINT) AS rn
+    CAST(RANK() OVER (
+      PARTITION BY grp
+      ORDER BY used_score DESC, CASE
+        WHEN NOT grp IS NULL
+        THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+      END DESC
+    ) AS BIGINT) AS class_first,
+    CAST(ROW_NUMBER() OVER (
+      PARTITION BY grp
+      ORDER BY used_score DESC, CASE
+        WHEN NOT grp IS NULL
+        THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+      END DESC
+    ) AS BIGINT) AS rn
   FROM (
     SELECT
       *,
-      CASE WHEN NOT label IS NULL THEN score END AS used_score
+      CASE
+        WHEN NOT CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END IS NULL
+        THEN score
+      END AS used_score
     FROM counted
   ) AS usable
 ), sums AS (
@@ -32,31 +49,117 @@ WITH sqlauc_input AS (
     grp AS grp,
     SUM(
       CASE
-        WHEN label = 0 AND NOT score IS NULL
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 0
+        AND NOT score IS NULL
         THEN block_first - class_first + 2 * rn
         ELSE CAST(0 AS BIGINT)
       END
     ) AS neg_rank_sum,
-    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS pos_total,
-    SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS neg_total,
-    CAST(SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS FLOAT) AS positives,
-    CAST(SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS FLOAT) AS negatives,
+    SUM(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 1
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
+    ) AS pos_total,
+    SUM(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 0
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
+    ) AS neg_total,
+    CAST(SUM(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 1
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
+    ) AS FLOAT) AS positives,
+    CAST(SUM(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 0
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
+    ) AS FLOAT) AS negatives,
     SUM(CAST(1 AS BIGINT)) AS n_rows,
     SUM(
-      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
+      CASE
+        WHEN NOT CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END IS NULL
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
     ) AS n_used,
     SUM(
-      CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS BIGINT) END
+      CASE
+        WHEN NOT CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END IS NULL
+        AND NOT score IS NULL
+        THEN 0
+        ELSE CAST(1 AS BIGINT)
+      END
     ) AS n_excluded,
     SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
     SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
-    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    MIN(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 0
+        THEN label_value
+      END
+    ) AS neg_label_min,
+    MAX(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 0
+        THEN label_value
+      END
+    ) AS neg_label_max,
     NULL AS gw_sum,
-    SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_pos_rows,
+    SUM(
+      CASE
+        WHEN CASE
+          WHEN NOT grp IS NULL
+          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+        END = 1
+        AND NOT score IS NULL
+        THEN CAST(1 AS BIGINT)
+        ELSE 0
+      END
+    ) AS n_pos_rows,
     SUM(CASE WHEN grp IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_group,
     SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
   FROM ranked

@@ -13,7 +13,10 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value,
-    label,
+    CASE
+      WHEN NOT grp IS NULL
+      THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+    END AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS BINARY_DOUBLE) AS w,
     CAST(0 AS INT) AS n_bad_weight,
@@ -23,8 +26,7 @@ WITH sqlauc_input AS (
   GROUP BY
     grp,
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     grp,

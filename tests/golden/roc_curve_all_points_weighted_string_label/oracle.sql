@@ -9,7 +9,7 @@ WITH sqlauc_input AS (
   SELECT
     score,
     label_value,
-    label,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 'click' THEN 1 ELSE 0 END AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
@@ -20,8 +20,7 @@ WITH sqlauc_input AS (
     weight IS NULL OR weight <> 0
   GROUP BY
     score,
-    label_value,
-    label
+    label_value
 ), score_counts AS (
   SELECT
     score,

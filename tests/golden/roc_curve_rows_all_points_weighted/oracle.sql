@@ -9,7 +9,6 @@ WITH sqlauc_input AS (
   SELECT
     score,
     label_value,
-    label,
     (
       weight
     ) AS w,
@@ -61,10 +60,28 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE WHEN NOT label IS NULL THEN score END AS used_score,
-      CASE WHEN NOT score IS NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
-      CAST(CASE WHEN NOT score IS NULL AND label = 1 THEN 1 ELSE 0 END AS INT) AS is_pos,
-      CASE WHEN NOT score IS NULL AND label = 0 THEN w ELSE 0 END AS neg_w
+      CASE
+        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
+        THEN score
+      END AS used_score,
+      CASE
+        WHEN NOT score IS NULL
+        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 1
+        THEN w
+        ELSE 0
+      END AS pos_w,
+      CAST(CASE
+        WHEN NOT score IS NULL
+        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 1
+        THEN 1
+        ELSE 0
+      END AS INT) AS is_pos,
+      CASE
+        WHEN NOT score IS NULL
+        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
+        THEN w
+        ELSE 0
+      END AS neg_w
     FROM counted
   ) usable
 ), totals AS (
@@ -72,15 +89,39 @@ WITH sqlauc_input AS (
     CAST(SUM(pos_w) AS BINARY_DOUBLE) AS positives,
     CAST(SUM(neg_w) AS BINARY_DOUBLE) AS negatives,
     SUM(CAST(1 AS INT)) AS n_rows,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_used,
-    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE CAST(1 AS INT) END) AS n_excluded,
+    SUM(
+      CASE
+        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
+        AND NOT score IS NULL
+        THEN CAST(1 AS INT)
+        ELSE 0
+      END
+    ) AS n_used,
+    SUM(
+      CASE
+        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
+        AND NOT score IS NULL
+        THEN 0
+        ELSE CAST(1 AS INT)
+      END
+    ) AS n_excluded,
     SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS INT) END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
-    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
-    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+    MIN(
+      CASE
+        WHEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
+        THEN label_value
+      END
+    ) AS neg_label_min,
+    MAX(
+      CASE
+        WHEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
+        THEN label_value
+      END
+    ) AS neg_label_max
   FROM walked
 ), tie_blocks AS (
   SELECT
