@@ -165,18 +165,38 @@ def _label(
     return label
 
 
+@dataclass(frozen=True)
+class LabelRule:
+    """``label`` as a function of ``sqlauc_input``'s ``label_value`` (and ``grp``), with the
+    tests the templates make of it written on ``label_value`` directly.
+
+    ``value`` is the label itself (1/0/2/NULL, see the module docstring); ``is_null`` is
+    ``label IS NULL``; ``equals[k]`` is ``label = k`` for the codes that have an exact
+    equivalent (the same TRUE/FALSE/NULL on every row: three-valued logic, so it holds under
+    NOT too). Without a group column: ``label = 1`` is ``label_value = positive``,
+    ``label = 0`` is ``label_value <> positive`` (or ``= negative`` when the negative label
+    is known) and ``label = 2`` is neither. With one, a NULL group makes the label NULL, which
+    ``grp IS NULL OR ...`` would turn into FALSE: only ``is_null`` is given there.
+    """
+
+    value: exp.Expr
+    is_null: exp.Expr
+    equals: dict[int, exp.Expr]
+
+
 def label_of_value(
     roles: Roles,
     positive: exp.Expr,
     needed: Iterable[str],
     dialect: Dialect,
     negative: exp.Expr | None = None,
-) -> exp.Expr:
+) -> LabelRule:
     """``label`` as a function of the ``sqlauc_input`` columns ``label_value`` (and ``grp``,
     whose NULL makes the label NULL in the group metrics), the same value :func:`build` gives
     each row: a stage that groups by ``label_value`` computes it once per group instead of
-    grouping by it too (:func:`sqlauc.compose.derive_label`). A boolean label's value is 0/1,
-    so the boolean literals become 1/0."""
+    grouping by it too, and a formulation over rows reads it where it is needed instead of
+    carrying it through its sort (:func:`sqlauc.compose.derive_label`). A boolean label's
+    value is 0/1, so the boolean literals become 1/0."""
 
     def as_value(literal_: exp.Expr) -> exp.Expr:
         if isinstance(literal_, exp.Boolean):
@@ -188,13 +208,25 @@ def label_of_value(
         if not roles.scores and roles.group is not None and "grp" in set(needed)
         else None
     )
-    return _label(
-        exp.column("label_value"),
-        as_value(positive),
-        as_value(negative) if negative is not None else None,
-        dialect,
-        group,
-    )
+    raw = exp.column("label_value")
+    pos = as_value(positive)
+    neg = as_value(negative) if negative is not None else None
+    value = _label(raw, pos, neg, dialect, group)
+    is_null: exp.Expr = exp.Is(this=raw.copy(), expression=exp.Null())
+    equals: dict[int, exp.Expr] = {}
+    if group is not None:
+        is_null = exp.or_(is_null, exp.Is(this=group.copy(), expression=exp.Null()))
+    else:
+        equals[1] = exp.EQ(this=raw.copy(), expression=pos.copy())
+        if neg is None:
+            equals[0] = exp.NEQ(this=raw.copy(), expression=pos.copy())
+        else:
+            equals[0] = exp.EQ(this=raw.copy(), expression=neg.copy())
+            equals[2] = exp.and_(
+                exp.NEQ(this=raw.copy(), expression=pos.copy()),
+                exp.NEQ(this=raw.copy(), expression=neg.copy()),
+            )
+    return LabelRule(value=value, is_null=is_null, equals=equals)
 
 
 def _as_double(name: str) -> exp.Expr:

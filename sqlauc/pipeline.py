@@ -275,6 +275,7 @@ def render(
 
     def build() -> tuple[exp.Select, str]:
         tree = compose.derive_label(compose.compose(composition, params), label_rule)
+        tree = compose.count_forms(tree)
         tree = compose.with_input(tree, relation)
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
@@ -328,11 +329,20 @@ def plan(
     )
     if wants_sample and engine is not None and engine.can_sample():
         keys = ["score", "grp"] if bound.roles.group is not None else ["score"]
-        sample_input = inputs.build(
-            source.relation, bound.roles, bound.positive, bound.where,
-            {*keys, "label", "label_value"}, dialect,
-        )  # fmt: skip
-        sample = sampling.sample(engine, source, sample_input, keys)
+        # a whole base table keyed by its score: the engine's statistics, when it keeps them
+        statistics = (
+            engine.key_statistics(source, bound.roles.score)
+            if keys == ["score"] and bound.where is None
+            else None
+        )
+        if statistics is not None:
+            sample = sampling.from_statistics(*statistics)
+        else:
+            sample_input = inputs.build(
+                source.relation, bound.roles, bound.positive, bound.where,
+                {*keys, "label", "label_value"}, dialect,
+            )  # fmt: skip
+            sample = sampling.sample(engine, source, sample_input, keys)
     method = variant[0] if variant else choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
     if {**spec.formulations, **spec.variants}[method].uses_negative:

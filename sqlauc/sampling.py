@@ -73,6 +73,19 @@ class Sample:
         return None
 
 
+def from_statistics(rows: int, distinct: int) -> Sample:
+    """What the engine's own statistics of a base table tell (:meth:`Engine.key_statistics`):
+    the table's rows and its approximate distinct scores; no negative label."""
+    return Sample(
+        n_rows=rows,
+        n_distinct_keys=distinct,
+        n_distinct_scores=distinct,
+        n_distinct_groups=None,
+        negative_min=None,
+        negative_max=None,
+    )
+
+
 def _negative_value() -> exp.Case:
     return exp.Case(ifs=[exp.If(this=exp.column("label").eq(0), true=exp.column("label_value"))])
 

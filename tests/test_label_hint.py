@@ -43,6 +43,13 @@ def _frame(labels: np.ndarray, seed: int = 0) -> pd.DataFrame:
     )
 
 
+def _load_sampled(con, frame: pd.DataFrame) -> None:
+    """``t`` as a view over the rows: a view is sampled (a whole base table keyed by its score
+    is chosen for from DuckDB's statistics instead, which name no negative label)."""
+    load(con, "base", frame)
+    con.execute("CREATE OR REPLACE VIEW t AS SELECT * FROM base")
+
+
 def test_sample_is_smaller_than_these_tables():
     assert sampling.SAMPLE_ROWS < N and sampling.SAMPLE_MIN_ROWS <= N
 
@@ -57,12 +64,19 @@ def test_sample_is_smaller_than_these_tables():
     ids=["int", "minus-one", "string"],
 )
 @pytest.mark.parametrize("metric", ["auc", "gauc", "group_auc"])
-def test_third_label_after_the_sample_is_an_error(con, labels, pos_label, third, metric):
+@pytest.mark.parametrize("source", ["view", "table"])
+def test_third_label_after_the_sample_is_an_error(con, labels, pos_label, third, metric, source):
     labels = labels.copy()
     labels[-1] = third
-    load(con, "t", _frame(labels))
+    if source == "view":
+        _load_sampled(con, _frame(labels))
+    else:
+        load(con, "t", _frame(labels))
     plan = _plan(con, metric, pos_label=pos_label, group=None if metric == "auc" else "g")
-    assert plan.negative is not None and plan.method == "rows"
+    assert plan.method == "rows"
+    # a base table's AUC is chosen for from DuckDB's statistics: no negative is known there
+    # and the query checks every negative label (MIN/MAX) instead
+    assert (plan.negative is None) == (source == "table" and metric == "auc")
     call = getattr(sqlauc, metric)
     kwargs = {"group": "g"} if metric != "auc" else {}
     with pytest.raises(sqlauc.DataError, match="more than two distinct values") as info:
@@ -90,7 +104,8 @@ def test_known_negative_results_equal_the_references(con):
     rng = np.random.default_rng(5)
     y = (rng.random(N) < 0.4).astype(int)
     frame = _frame(y, seed=5)
-    load(con, "t", frame)
+    _load_sampled(con, frame)
+    assert _plan(con, "auc").negative is not None
     assert sqlauc.auc(con, "t") == pytest.approx(roc_auc_score(y, frame["score"]), abs=1e-12)
     ref = gauc_reference(frame.assign(pos=y == 1), group="g", y_pos="pos", score="score")
     got = sqlauc.gauc(con, "t", group="g")
@@ -107,7 +122,7 @@ def test_grouped_formulation_keeps_the_plain_mapping(con):
 
 def test_sql_with_the_connection_shows_the_known_negative(con):
     y = np.array([0, 1] * (N // 2))
-    load(con, "t", _frame(y))
+    _load_sampled(con, _frame(y))
     text = sqlauc.sql("auc", "t", con=con)
     assert "ELSE 2" in text  # the third-value code of the known-negative mapping
     assert "ELSE 2" not in sqlauc.sql("auc", "t")  # no connection: nothing is known

@@ -158,7 +158,8 @@ def test_the_sample_learns_the_negative_of_this_pos_label(con):
     rng = np.random.default_rng(5)
     labels = np.where(rng.random(N) < 0.5, 3, 7)
     frame = pd.DataFrame({"label": labels, "score": rng.random(N)})
-    load(con, "t", frame)
+    load(con, "base", frame)
+    con.execute("CREATE OR REPLACE VIEW t AS SELECT * FROM base")  # a view is sampled
     for pos, neg in [(3, 7), (7, 3), (3, 7)]:
         plan = _plan(con, pos_label=pos)
         assert plan.method == "rows"
@@ -266,3 +267,73 @@ def test_counted_groups_by_the_label_value_alone(call, dialect):
     label = next(e for e in counted.expressions if e.alias_or_name == "label")
     assert not list(label.find_all(exp.Min)), label.sql(dialect)
     assert {c.name for c in label.find_all(exp.Column)} <= keys
+
+
+# ---------------------------------------------------------------------------------------------
+# a whole DuckDB base table: DuckDB's own statistics instead of the sample
+
+
+def _counting_samples(monkeypatch) -> list[object]:
+    taken: list[object] = []
+    original = sampling.sample
+
+    def counting(*args, **kwargs):
+        taken.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sampling, "sample", counting)
+    return taken
+
+
+@pytest.mark.parametrize("metric", ["auc", "roc_curve"])
+def test_a_base_table_is_chosen_for_from_duckdbs_statistics(con, monkeypatch, metric):
+    """A whole base table keyed by its score: auto reads DuckDB's row count and approximate
+    distinct count of the score (``stats()``) instead of running the 10k-row sample, and picks
+    the same formulations; the answers are exact either way."""
+    taken = _counting_samples(monkeypatch)
+    for decimals, formulation in [(None, "rows"), (2, "grouped")]:
+        frame = _scored(11, N, decimals)
+        load(con, "t", frame)
+        engine = DuckDBEngine(con)
+        rows, distinct = engine.key_statistics(resolve("t"), "score")
+        assert rows == N
+        assert distinct == pytest.approx(frame.score.nunique(), rel=0.1)
+        result = sqlauc.compute(metric, con, "t")
+        assert result.method == formulation
+        if metric == "auc":
+            assert result.auc == pytest.approx(roc_auc_score(frame.label, frame.score), abs=TOL)
+    assert taken == []
+
+
+def test_views_files_frames_and_filters_are_sampled(con, monkeypatch, tmp_path):
+    """DuckDB passes a table column's statistics through views, filters and joins unchanged
+    (a view of 10 rows over a 30k-row table has the table's distinct count), and counting a
+    view's rows would run it: those sources are sampled."""
+    frame = _scored(12, N, None)
+    load(con, "t", frame)
+    con.execute("CREATE OR REPLACE VIEW v AS SELECT * FROM t")
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path)
+    engine = DuckDBEngine(con)
+    for source in ["v", str(path), sqlauc.Query("SELECT * FROM t")]:
+        assert engine.key_statistics(resolve(source), "score") is None
+    taken = _counting_samples(monkeypatch)
+    expected = roc_auc_score(frame.label, frame.score)
+    for table, options in [
+        ("v", {}),
+        (str(path), {}),
+        (frame, {}),
+        ("t", {"where": "score >= 0"}),
+    ]:
+        assert sqlauc.auc(con, table, **options) == pytest.approx(expected, abs=TOL)
+    assert len(taken) == 4
+
+
+def test_statistics_of_an_empty_or_odd_table(con):
+    """An empty table (no row to read the statistics from) and a name that is not a table
+    give no statistics: auto samples instead."""
+    con.execute("CREATE OR REPLACE TABLE e (label INTEGER, score DOUBLE)")
+    engine = DuckDBEngine(con)
+    assert engine.key_statistics(resolve("e"), "score") is None
+    with pytest.raises(sqlauc.DataError):
+        sqlauc.auc(con, "e")

@@ -51,3 +51,9 @@ class Engine(ABC):
     def can_sample(self) -> bool:
         """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""
         return False
+
+    def key_statistics(self, source: Source, column: str) -> tuple[int, int] | None:
+        """``(rows, distinct values of column)`` of a base table from the engine's own
+        statistics, approximate and read without reading rows; None where the engine keeps
+        none that describe ``source`` itself (views, files, frames, queries)."""
+        return None

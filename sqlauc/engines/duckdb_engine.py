@@ -64,6 +64,44 @@ class DuckDBEngine(Engine):
     def can_sample(self) -> bool:
         return True
 
+    def key_statistics(self, source: Source, column: str) -> tuple[int, int] | None:
+        """A base table's row count and DuckDB's approximate distinct count of ``column``
+        (its HyperLogLog statistics: ``stats(column)``), in one query that reads no rows
+        (about 1 ms, a fifth of the 10k-row sample).
+
+        Only for a base table: DuckDB passes a table column's statistics through views,
+        filters and joins unchanged, so they do not describe a view's rows, and counting a
+        view's rows would run it. They are approximate (and may predate deleted rows): they
+        only choose between two exact formulations.
+        """
+        if source.kind != "table":
+            return None
+        name = source.relation.sql(dialect="duckdb")
+        try:
+            if self.con.table(name).type != "TABLE_RELATION":
+                return None
+        except duckdb.Error:
+            return None
+        query = render.cached_text(
+            ("key_statistics", name, column),
+            lambda: (
+                exp.select(
+                    exp.Anonymous(this="stats", expressions=[exp.column(column, quoted=True)]),
+                    exp.select(exp.Count(this=exp.Star())).from_(source.relation.copy()).subquery(),
+                )
+                .from_(source.relation.copy())
+                .limit(1)
+                .sql(dialect="duckdb")
+            ),
+        )
+        with self._errors(source):
+            self._ensure_idle()
+            rows = self.con.execute(query).fetchall()
+        if not rows:  # an empty table: no statistics to read
+            return None
+        distinct = _approx_unique(rows[0][0])
+        return None if distinct is None else (int(rows[0][1]), distinct)
+
     def _relation(self, source: Source) -> duckdb.DuckDBPyRelation:
         frame = source.frame
         if isinstance(frame, duckdb.DuckDBPyRelation):
@@ -238,6 +276,16 @@ class DuckDBEngine(Engine):
         result: pd.DataFrame = self._run(sql, source, frame=True)
         result.columns = pd.RangeIndex(result.shape[1])
         return result
+
+
+def _approx_unique(stats: object) -> int | None:
+    """The approximate distinct count in what DuckDB's ``stats()`` returns: a struct from
+    DuckDB 1.2 on, a string (``[Approx Unique: 1354]``) before; None when it has none."""
+    if isinstance(stats, dict):
+        found = stats.get("approx_unique")
+        return int(found) if isinstance(found, int) else None
+    match = re.search(r"Approx Unique: (\d+)", str(stats))
+    return int(match.group(1)) if match else None
 
 
 def _frame(rel: duckdb.DuckDBPyRelation) -> pd.DataFrame:

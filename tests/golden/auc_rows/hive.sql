@@ -12,12 +12,12 @@ WITH sqlauc_input AS (
 ), numbered AS (
   SELECT
     *,
-    CAST(ROW_NUMBER() OVER (ORDER BY CASE WHEN NOT CAST(label_value = 1 AS INT) IS NULL THEN score END DESC) AS BIGINT) AS rn,
+    CAST(ROW_NUMBER() OVER (ORDER BY CASE WHEN NOT label_value IS NULL THEN score END DESC) AS BIGINT) AS rn,
     CASE
-      WHEN NOT CAST(label_value = 1 AS INT) IS NULL
+      WHEN NOT label_value IS NULL
       THEN CASE
-        WHEN LAG(score) OVER (ORDER BY CASE WHEN NOT CAST(label_value = 1 AS INT) IS NULL THEN score END DESC) = score
-        OR LEAD(score) OVER (ORDER BY CASE WHEN NOT CAST(label_value = 1 AS INT) IS NULL THEN score END DESC) = score
+        WHEN LAG(score) OVER (ORDER BY CASE WHEN NOT label_value IS NULL THEN score END DESC) = score
+        OR LEAD(score) OVER (ORDER BY CASE WHEN NOT label_value IS NULL THEN score END DESC) = score
         THEN score
       END
     END AS tie_score
@@ -25,47 +25,45 @@ WITH sqlauc_input AS (
 ), blocks AS (
   SELECT
     tie_score,
+    SUM(CASE WHEN label_value = 1 AND NOT score IS NULL THEN rn ELSE 0 END) AS pos_rn_sum,
     SUM(
-      CASE WHEN CAST(label_value = 1 AS INT) = 1 AND NOT score IS NULL THEN rn ELSE 0 END
-    ) AS pos_rn_sum,
-    SUM(
-      CASE
-        WHEN CAST(label_value = 1 AS INT) = 1 AND NOT score IS NULL
-        THEN CAST(1 AS BIGINT)
-        ELSE 0
-      END
+      CASE WHEN label_value = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
     ) AS pos_count,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE 0
       END
     ) AS used_count,
     MIN(rn) AS first_rn,
     MAX(rn) AS last_rn,
-    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    COUNT(*) AS n_rows,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE 0
       END
     ) AS n_used,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN 0
         ELSE CAST(1 AS BIGINT)
       END
     ) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    (
+      COUNT(*) - COUNT(label_value)
+    ) AS n_null_label,
+    (
+      COUNT(*) - COUNT(score)
+    ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
     SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
-    MIN(CASE WHEN CAST(label_value = 1 AS INT) = 0 THEN label_value END) AS neg_label_min,
-    MAX(CASE WHEN CAST(label_value = 1 AS INT) = 0 THEN label_value END) AS neg_label_max
+    MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max
   FROM numbered
   GROUP BY
     tie_score

@@ -46,7 +46,7 @@ WITH sqlauc_input AS (
     CAST(ROW_NUMBER() OVER (PARTITION BY by_1, model ORDER BY used_score DESC) AS BIGINT) AS rn,
     SUM(
       CASE
-        WHEN CAST(label_value = 1 AS INT) = 1 AND NOT used_score IS NULL
+        WHEN label_value = 1 AND NOT used_score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE CAST(0 AS BIGINT)
       END
@@ -63,7 +63,7 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE WHEN NOT CAST(label_value = 1 AS INT) IS NULL THEN score END AS used_score
+      CASE WHEN NOT label_value IS NULL THEN score END AS used_score
     FROM counted
   ) AS usable
 ), blocks AS (
@@ -73,7 +73,7 @@ WITH sqlauc_input AS (
     tie_score,
     SUM(
       CASE
-        WHEN tie_score IS NULL AND CAST(label_value = 1 AS INT) = 1 AND NOT score IS NULL
+        WHEN tie_score IS NULL AND label_value = 1 AND NOT score IS NULL
         THEN 2 * (
           rn - pos_le_rn
         )
@@ -82,7 +82,7 @@ WITH sqlauc_input AS (
     ) AS pos_d,
     SUM(
       CASE
-        WHEN tie_score IS NULL AND CAST(label_value = 1 AS INT) = 1 AND NOT score IS NULL
+        WHEN tie_score IS NULL AND label_value = 1 AND NOT score IS NULL
         THEN CAST(2 * (
           rn - pos_le_rn
         ) AS DECIMAL(38, 0)) * CAST(2 * (
@@ -106,51 +106,45 @@ WITH sqlauc_input AS (
       END
     ) AS neg_bb,
     SUM(
-      CASE
-        WHEN CAST(label_value = 1 AS INT) = 1 AND NOT score IS NULL
-        THEN CAST(1 AS BIGINT)
-        ELSE 0
-      END
+      CASE WHEN label_value = 1 AND NOT score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END
     ) AS pos_count,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE 0
       END
     ) AS used_count,
     MAX(rn) AS last_rn,
     MAX(pos_le_rn) AS pos_through,
-    SUM(CAST(1 AS BIGINT)) AS n_rows,
+    COUNT(*) AS n_rows,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE 0
       END
     ) AS n_used,
     SUM(
       CASE
-        WHEN NOT CAST(label_value = 1 AS INT) IS NULL AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN 0
         ELSE CAST(1 AS BIGINT)
       END
     ) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN CAST(1 AS BIGINT) ELSE 0 END) AS n_null_score,
+    (
+      COUNT(*) - COUNT(label_value)
+    ) AS n_null_label,
+    (
+      COUNT(*) - COUNT(score)
+    ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
     SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
     0 AS max_label_code,
-    MIN(CASE WHEN CAST(label_value = 1 AS INT) = 0 THEN label_value END) AS neg_label_min,
-    MAX(CASE WHEN CAST(label_value = 1 AS INT) = 0 THEN label_value END) AS neg_label_max,
+    MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max,
     SUM(CAST(0 AS BIGINT)) AS n_fractional_weight,
-    SUM(
-      CASE
-        WHEN CAST(label_value = 1 AS INT) IS NULL
-        THEN CAST(1 AS BIGINT)
-        ELSE n_any_null_score
-      END
-    ) AS n_rows_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score
   FROM numbered
   GROUP BY

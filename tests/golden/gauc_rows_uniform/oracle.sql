@@ -35,13 +35,9 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE
-        WHEN NOT CASE
-          WHEN NOT grp IS NULL
-          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
-        END IS NULL
-        THEN score
-      END AS used_score
+      CASE WHEN NOT (
+        label_value IS NULL OR grp IS NULL
+      ) THEN score END AS used_score
     FROM counted
   ) usable
 ), sums AS (
@@ -102,31 +98,31 @@ WITH sqlauc_input AS (
         ELSE 0
       END
     ) AS BINARY_DOUBLE) AS negatives,
-    SUM(CAST(1 AS INT)) AS n_rows,
+    COUNT(*) AS n_rows,
     SUM(
       CASE
-        WHEN NOT CASE
-          WHEN NOT grp IS NULL
-          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
-        END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT (
+          label_value IS NULL OR grp IS NULL
+        ) AND NOT score IS NULL
         THEN CAST(1 AS INT)
         ELSE 0
       END
     ) AS n_used,
     SUM(
       CASE
-        WHEN NOT CASE
-          WHEN NOT grp IS NULL
-          THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
-        END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT (
+          label_value IS NULL OR grp IS NULL
+        ) AND NOT score IS NULL
         THEN 0
         ELSE CAST(1 AS INT)
       END
     ) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_null_score,
+    (
+      COUNT(*) - COUNT(label_value)
+    ) AS n_null_label,
+    (
+      COUNT(*) - COUNT(score)
+    ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS INT) END) AS n_nonfinite_score,
     SUM(CAST(0 AS INT)) AS n_bad_weight,
     0 AS max_label_code,
@@ -160,7 +156,9 @@ WITH sqlauc_input AS (
         ELSE 0
       END
     ) AS n_pos_rows,
-    SUM(CASE WHEN grp IS NULL THEN CAST(1 AS INT) ELSE 0 END) AS n_null_group,
+    (
+      COUNT(*) - COUNT(grp)
+    ) AS n_null_group,
     SUM(CAST(0 AS INT)) AS n_bad_group_weight
   FROM ranked
   GROUP BY

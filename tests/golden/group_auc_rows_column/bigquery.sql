@@ -35,10 +35,9 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE
-        WHEN NOT CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT64) END IS NULL
-        THEN score
-      END AS used_score
+      CASE WHEN NOT (
+        label_value IS NULL OR grp IS NULL
+      ) THEN score END AS used_score
     FROM counted
   ) AS usable
 ), sums AS (
@@ -84,25 +83,31 @@ WITH sqlauc_input AS (
         ELSE 0
       END
     ) AS FLOAT64) AS negatives,
-    SUM(CAST(1 AS INT64)) AS n_rows,
+    COUNT(*) AS n_rows,
     SUM(
       CASE
-        WHEN NOT CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT64) END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT (
+          label_value IS NULL OR grp IS NULL
+        ) AND NOT score IS NULL
         THEN CAST(1 AS INT64)
         ELSE 0
       END
     ) AS n_used,
     SUM(
       CASE
-        WHEN NOT CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT64) END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT (
+          label_value IS NULL OR grp IS NULL
+        ) AND NOT score IS NULL
         THEN 0
         ELSE CAST(1 AS INT64)
       END
     ) AS n_excluded,
-    SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS INT64) ELSE 0 END) AS n_null_label,
-    SUM(CASE WHEN score IS NULL THEN CAST(1 AS INT64) ELSE 0 END) AS n_null_score,
+    (
+      COUNT(*) - COUNT(label_value)
+    ) AS n_null_label,
+    (
+      COUNT(*) - COUNT(score)
+    ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS INT64) END) AS n_nonfinite_score,
     SUM(CAST(0 AS INT64)) AS n_bad_weight,
     0 AS max_label_code,
@@ -120,8 +125,9 @@ WITH sqlauc_input AS (
     ) AS neg_label_max,
     SUM(
       CASE
-        WHEN NOT CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT64) END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT (
+          label_value IS NULL OR grp IS NULL
+        ) AND NOT score IS NULL
         THEN gw
       END
     ) AS gw_sum,
@@ -133,7 +139,9 @@ WITH sqlauc_input AS (
         ELSE 0
       END
     ) AS n_pos_rows,
-    SUM(CASE WHEN grp IS NULL THEN CAST(1 AS INT64) ELSE 0 END) AS n_null_group,
+    (
+      COUNT(*) - COUNT(grp)
+    ) AS n_null_group,
     SUM(n_bad_group_weight) AS n_bad_group_weight
   FROM ranked
   GROUP BY

@@ -60,28 +60,10 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      CASE
-        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
-        THEN score
-      END AS used_score,
-      CASE
-        WHEN NOT score IS NULL
-        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 1
-        THEN w
-        ELSE 0
-      END AS pos_w,
-      CAST(CASE
-        WHEN NOT score IS NULL
-        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 1
-        THEN 1
-        ELSE 0
-      END AS BIGINT) AS is_pos,
-      CASE
-        WHEN NOT score IS NULL
-        AND CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
-        THEN w
-        ELSE 0
-      END AS neg_w
+      CASE WHEN NOT label_value IS NULL THEN score END AS used_score,
+      CASE WHEN NOT score IS NULL AND label_value = 1 THEN w ELSE 0 END AS pos_w,
+      CAST(CASE WHEN NOT score IS NULL AND label_value = 1 THEN 1 ELSE 0 END AS BIGINT) AS is_pos,
+      CASE WHEN NOT score IS NULL AND label_value <> 1 THEN w ELSE 0 END AS neg_w
     FROM counted
   ) AS usable
 ), totals AS (
@@ -91,16 +73,14 @@ WITH sqlauc_input AS (
     SUM(CAST(1 AS BIGINT)) AS n_rows,
     SUM(
       CASE
-        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN CAST(1 AS BIGINT)
         ELSE 0
       END
     ) AS n_used,
     SUM(
       CASE
-        WHEN NOT CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END IS NULL
-        AND NOT score IS NULL
+        WHEN NOT label_value IS NULL AND NOT score IS NULL
         THEN 0
         ELSE CAST(1 AS BIGINT)
       END
@@ -110,18 +90,8 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
     0 AS max_label_code,
-    MIN(
-      CASE
-        WHEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
-        THEN label_value
-      END
-    ) AS neg_label_min,
-    MAX(
-      CASE
-        WHEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END = 0
-        THEN label_value
-      END
-    ) AS neg_label_max
+    MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max
   FROM walked
 ), tie_blocks AS (
   SELECT
