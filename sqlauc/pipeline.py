@@ -336,8 +336,8 @@ def plan(
             else None
         )
         if statistics is not None:
-            sample = sampling.from_statistics(*statistics)
-        else:
+            sample = sampling.from_statistics(*statistics, spec.distinct_share)
+        if sample is None:
             sample_input = inputs.build(
                 source.relation, bound.roles, bound.positive, bound.where,
                 {*keys, "label", "label_value"}, dialect,
