@@ -14,7 +14,7 @@ whose result is checked:
 
 * ``evaluate``: ``sqlauc.evaluate(con, "t", scores=("m1", "m2", "m3"), by="day")`` — one
   query, one scan, with the DeLong interval (``ci=0.95``); ``method="auto"`` samples the
-  scores and runs the formulation over rows (sql/evaluate_over_rows.sql) when they are nearly
+  scores and runs the formulation over rows (sql/placements_over_rows.sql) when they are nearly
   distinct, else the grouped one (the line above each table names it);
 * ``evaluate, ci=None``: the same without the interval;
 * ``90 x auc``: ``sqlauc.auc(con, "t", score=m, where="day = d")`` for every model and day

@@ -264,7 +264,7 @@ def render(
         "group_weight": "none",  # the group metrics' params say which
         **spec.params(options),
     }
-    composition = spec.composition(method, options)
+    composition = spec.composition(method, options, weighted=bound.roles.weight is not None)
     b = bound
     needed = compose.needed_columns(composition, params)
     relation = inputs.build(

@@ -9,6 +9,7 @@ import duckdb
 import pytest
 from sqlglot import exp, parse_one
 
+import sqlauc
 from sqlauc import compose, dialects, inputs
 
 #: label values the rules are evaluated on: the classes, a third value, NULL
@@ -101,3 +102,96 @@ def test_other_sums_stay(query):
     assert compose.count_forms(parse_one(query, read="duckdb")).sql("duckdb") == parse_one(
         query, read="duckdb"
     ).sql("duckdb")
+
+
+# ---------------------------------------------------------------------------------------------
+# constant columns of the grouped stages are written where they are read (inline_key_constants)
+
+_KEYED_CASES = [
+    *[("auc", {"method": m}) for m in ("grouped", "rows", "bucketed", "binned")],
+    ("auc", {"max_fpr": 0.3}),
+    *[("roc_curve", {"method": m}) for m in ("grouped", "rows")],
+    *[(g, {"group": "g", "method": m}) for g in ("group_auc", "gauc") for m in ("grouped", "rows")],
+    *[("evaluate", {"scores": ("s", "s2"), "by": "d", "method": m})
+      for m in ("grouped", "rows")],
+    ("evaluate", {"scores": ("s", "s2"), "by": "d", "method": "binned", "ci": None}),
+    ("evaluate", {"scores": ("s", "s2"), "by": "d", "max_fpr": 0.4}),
+    ("evaluate", {"scores": ("s2",), "by": "d", "ci": None,
+                  "metrics": ("log_loss", "calibration", "average_precision")}),
+    ("evaluate", {"scores": ("s", "s2"), "by": "d", "group": "g", "metrics": ("gauc",)}),
+    ("compare", {"scores": ("s", "s2"), "by": "d"}),
+]  # fmt: skip
+
+
+def _texts(monkeypatch, metric: str, options: dict) -> tuple[str, str]:
+    """The query with and without the inlining of constant columns."""
+    from sqlauc import render
+
+    def fresh() -> None:
+        compose._composed.cache_clear()
+        compose._needed.cache_clear()
+        render._CACHE.clear()
+        render._TEXTS.clear()
+
+    fresh()
+    inlined = (
+        sqlauc.sql(metric, table="t", label="y", score="s", **options)
+        if metric not in ("evaluate", "compare")
+        else sqlauc.sql(metric, table="t", label="y", **options)
+    )
+    with monkeypatch.context() as patch:
+        patch.setattr(compose, "inline_key_constants", lambda tree: None)
+        fresh()
+        kept = (
+            sqlauc.sql(metric, table="t", label="y", score="s", **options)
+            if metric not in ("evaluate", "compare")
+            else sqlauc.sql(metric, table="t", label="y", **options)
+        )
+    fresh()
+    return inlined, kept
+
+
+@pytest.mark.parametrize(("metric", "options"), _KEYED_CASES, ids=lambda v: str(v))
+def test_inlined_constants_mean_the_same(monkeypatch, metric, options):
+    """Every case gives the same rows (NULL labels, scores and groups, a third label value
+    among them) with and without the inlining, and no grouped step projects an unweighted
+    query's constant diagnostics (n_bad_weight, max_label_code: the aggregate over no GROUP
+    BY keeps SUM(0), NULL over no rows), while the final SELECT still names them."""
+    inlined, kept = _texts(monkeypatch, metric, options)
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE t AS SELECT i % 5 AS d, i % 7 AS g, "
+        "CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 7919) % 3 = 0 END::INT AS y, "
+        "CASE WHEN i % 13 = 0 THEN NULL ELSE round(((i * 104729) % 1000) / 1000.0, 2) END "
+        "AS s, ((i * 7) % 100) / 100.0 AS s2 FROM range(2000) r(i)"
+    )
+    assert len(inlined) <= len(kept)
+    if metric in ("evaluate", "compare") or options.get("method") == "grouped":
+        assert len(inlined) < len(kept)  # a per-score stage carried constants
+
+    def rows(text: str) -> list[tuple]:
+        return sorted(con.execute(text).fetchall(), key=repr)
+
+    assert rows(inlined) == rows(kept)
+    tree = parse_one(inlined, dialect="duckdb")
+    for cte in tree.find_all(exp.CTE):
+        if cte.this.args.get("group") is None:
+            continue
+        names = {p.alias_or_name for p in cte.this.expressions if isinstance(p, exp.Alias)}
+        assert not names & {"n_bad_weight", "max_label_code"}, (cte.alias, names)
+    final = {p.alias_or_name for p in tree.expressions}
+    assert {"n_bad_weight", "max_label_code"} <= final or metric == "roc_curve"
+
+
+def test_constants_in_orderings_stay_columns():
+    """A constant read by a GROUP BY, ORDER BY or PARTITION BY stays a column (a literal
+    there could read as a position), and the final SELECT keeps its names."""
+    tree = parse_one(
+        "WITH a AS (SELECT x, 1 AS k, 0 AS z FROM t), "
+        "b AS (SELECT k, SUM(z) AS z, COUNT(*) AS n FROM a GROUP BY k) "
+        "SELECT k, z, n FROM b"
+    )
+    compose.inline_key_constants(tree)
+    text = tree.sql()
+    assert "GROUP BY k" in text and "1 AS k" in text
+    assert text.endswith("SELECT k, 0 AS z, n FROM b"), text

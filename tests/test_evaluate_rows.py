@@ -1,4 +1,4 @@
-"""evaluate(method="rows") (sql/evaluate_over_rows.sql): the AUC and DeLong interval over rows.
+"""evaluate(method="rows") (sql/placements_over_rows.sql): the AUC and DeLong interval over rows.
 
 Its new logic: tie blocks found by LAG/LEAD inside each (slice, model), the running positive
 count at a block's last row, and the variance from exact integer sums (P D2 - D1^2). Checked
@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 import warnings
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 from reference import delong_ci, delong_variance
 
 import sqlauc
-from sqlauc import metrics, pipeline
+from sqlauc import compose, metrics, pipeline
 from sqlauc.engines.duckdb_engine import DuckDBEngine
 from sqlauc.errors import InvalidParameterError
 from sqlauc.options import Options
@@ -193,3 +194,59 @@ def test_rows_refuses_what_it_does_not_compute(options):
     frame = frame_for(6)
     with pytest.raises(InvalidParameterError, match="method"):
         sqlauc.evaluate(None, frame, scores=SCORES, method="rows", **options)
+
+
+# ---------------------------------------------------------------------------------------------
+# method="grouped" on unweighted input: integer placement sums from the per-score counts
+
+
+def test_unweighted_grouped_sums_integers_and_weighted_sums_doubles():
+    """Unweighted (no max_fpr/metrics), "grouped" reads its per-score counts into integer
+    placement sums (sql/placements_over_scores.sql, no centring window); with a weight,
+    max_fpr or metrics it sums the centred placements as doubles (sql/evaluate.sql)."""
+    con = sqlauc_duckdb_with(frame_for(6).assign(w=1.0))
+    spec = metrics.get("evaluate")
+    for options, integer in [
+        ({}, True),
+        ({"ci": None}, True),
+        ({"weight": "w"}, False),
+        ({"max_fpr": 0.5}, False),
+        ({"metrics": ("average_precision",)}, False),
+    ]:
+        plan = _plan(con, scores=SCORES, by=("day",), method="grouped", **options)
+        composition = spec.composition(
+            plan.method, plan.options, weighted=plan.roles.weight is not None
+        )
+        used = compose.templates_used(composition)
+        assert ("placements_over_scores" in used) == integer, options
+        assert ("evaluate" in used) == (not integer), options
+
+
+@pytest.mark.parametrize("ci", [0.95, None], ids=["ci", "no-ci"])
+def test_integer_sums_equal_the_centred_double_sums(backend, ci):
+    """The unweighted grouped formulation (integer sums) against the same rows with a weight
+    of 1 (evaluate.sql: the centred placements summed as doubles): auc, positives, negatives
+    and n_rows identical, the interval to 1e-12, on every executed engine."""
+    frame = frame_for(7).assign(w=1.0)
+    table = backend.create(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        integer = sqlauc.evaluate(backend.con, table, scores=SCORES, by="day", ci=ci,
+                                  method="grouped")  # fmt: skip
+        doubles = sqlauc.evaluate(backend.con, table, scores=SCORES, by="day", ci=ci,
+                                  method="grouped", weight="w")  # fmt: skip
+    assert integer[["day", "model"]].equals(doubles[["day", "model"]])
+    for column in ("positives", "negatives", "n_rows"):
+        assert integer[column].tolist() == doubles[column].tolist(), column
+    for a, b in zip(integer["auc"], doubles["auc"], strict=True):
+        assert same(a, b), (a, b)
+    for column in ("auc_se", "auc_low", "auc_high") if ci else ():
+        for key, a, b in zip(integer["day"], integer[column], doubles[column], strict=True):
+            assert same(a, b, TOL), (column, key, a, b)
+
+
+def sqlauc_duckdb_with(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.register("frame", frame)
+    con.execute("CREATE TABLE t AS SELECT * FROM frame")
+    return con

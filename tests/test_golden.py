@@ -138,7 +138,9 @@ def test_cases_cover_every_template():
         plan = pipeline.plan(
             spec, Options(**options), resolve(TABLE), engine=None, dialect=dialects.default()
         )
-        used |= compose.templates_used(spec.composition(plan.method, plan.options))
+        used |= compose.templates_used(
+            spec.composition(plan.method, plan.options, weighted=plan.roles.weight is not None)
+        )
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
 

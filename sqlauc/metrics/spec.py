@@ -90,6 +90,10 @@ class MetricSpec:
     keys : callable, optional
         Options -> the keys the composer adds to every stage (evaluate: its slice columns
         ``by_1, ...`` and ``model``), like ``grouped`` adds ``grp``.
+    unweighted_formulations : mapping
+        Method -> the formulation it runs instead on unweighted input when no
+        ``distinct_refuses`` option is given: the same numbers from integer sums (evaluate's
+        ``"grouped"``: sql/placements_over_scores.sql).
     """
 
     name: str
@@ -117,6 +121,7 @@ class MetricSpec:
     option_variants: Mapping[str, str] = field(default_factory=dict)
     method_options: Mapping[str, str] = field(default_factory=dict)
     keys: Callable[[Options], tuple[str, ...]] | None = None
+    unweighted_formulations: Mapping[str, Formulation] = field(default_factory=dict)
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""
@@ -140,17 +145,29 @@ class MetricSpec:
                 return name, option
         return None
 
-    def composition(self, method: str, options: Options | None = None) -> Composition:
+    def formulation(self, method: str, options: Options, *, weighted: bool) -> Formulation:
+        """The formulation ``method`` (a key of ``formulations`` or ``variants``) runs: its
+        unweighted one (``unweighted_formulations``) on unweighted input when the options
+        allow it."""
+        lean = self.unweighted_formulations.get(method)
+        if lean is not None and not weighted and self.distinct_refused(options) is None:
+            return lean
+        return {**self.formulations, **self.variants}[method]
+
+    def composition(
+        self, method: str, options: Options | None = None, *, weighted: bool = True
+    ) -> Composition:
         """What the composer builds for ``method`` (a key of ``formulations`` or
-        ``variants``)."""
+        ``variants``) on weighted (or, ``weighted=False``, unweighted) input."""
         from sqlauc import metrics
 
-        extra = self.option_overlays(options or Options()) if self.option_overlays else ()
+        options = options or Options()
+        extra = self.option_overlays(options) if self.option_overlays else ()
         return Composition(
-            formulation={**self.formulations, **self.variants}[method],
+            formulation=self.formulation(method, options, weighted=weighted),
             overlays=(*self.overlays, *extra),
             grouped=self.grouped,
-            keys=self.keys(options or Options()) if self.keys is not None else (),
+            keys=self.keys(options) if self.keys is not None else (),
             final_when=self.final_when,
             relations=tuple(
                 (relation, metrics.get(metric).composition(method))

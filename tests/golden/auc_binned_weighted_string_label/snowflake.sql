@@ -61,7 +61,6 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
   FROM counted
@@ -96,7 +95,7 @@ WITH sqlauc_input AS (
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
+    MAX(0) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM running

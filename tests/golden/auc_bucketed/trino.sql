@@ -10,10 +10,7 @@ WITH sqlauc_input AS (
     label_value,
     CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    CAST(COUNT(*) AS DOUBLE) AS w
   FROM sqlauc_input
   GROUP BY
     score,
@@ -37,8 +34,6 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
   FROM counted
@@ -202,8 +197,6 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM terms
@@ -228,8 +221,8 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
+    MAX(0) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM cumulative

@@ -60,8 +60,6 @@ WITH sqlauc_input AS (
       COUNT(*) - COUNT(score)
     ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max
   FROM numbered
@@ -88,8 +86,8 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
+    MAX(0) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max
   FROM blocks

@@ -40,8 +40,6 @@ WITH sqlauc_input AS (
     MAX(binned_score) AS score,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS FLOAT64) AS w,
-    CAST(0 AS INT64) AS n_bad_weight,
-    CAST(0 AS INT64) AS n_fractional_weight,
     COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
   FROM (
     SELECT
@@ -89,11 +87,8 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score
   FROM counted
@@ -139,11 +134,8 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
   FROM running
@@ -217,11 +209,11 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS INT64) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight,
+  CAST(0 AS INT64) AS n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score
 FROM fractions

@@ -37,10 +37,6 @@ WITH sqlauc_input AS (
     CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE PRECISION) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE PRECISION) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight,
-    CAST(0 AS BIGINT) AS n_fractional_weight,
     COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
   FROM sqlauc_input
   GROUP BY
@@ -69,11 +65,8 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score
   FROM counted
@@ -93,83 +86,40 @@ WITH sqlauc_input AS (
       PARTITION BY by_1, model
       ORDER BY score DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS neg_ge,
-    SUM(pos_w) OVER (PARTITION BY by_1, model) AS p_total,
-    SUM(neg_w) OVER (PARTITION BY by_1, model) AS n_total
+    ) AS neg_ge
   FROM score_counts
-), segments AS (
-  SELECT
-    *,
-    CAST((
-      neg_ge - neg_w
-    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x0,
-    CAST(neg_ge AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x1,
-    CAST((
-      pos_ge - pos_w
-    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y0,
-    CAST(pos_ge AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y1
-  FROM running
-), roc_segments AS (
-  SELECT
-    *,
-    NULL AS area_term
-  FROM segments
-), placed AS (
-  SELECT
-    *,
-    CAST((
-      n_total - neg_ge + 0.5 * neg_w
-    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS v10,
-    CAST((
-      pos_ge - 0.5 * pos_w
-    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS v01
-  FROM roc_segments
-), centred AS (
-  SELECT
-    *,
-    CAST((
-      p_total * n_total - SUM(pos_w * (
-        neg_ge - 0.5 * neg_w
-      )) OVER (PARTITION BY by_1, model)
-    ) AS DOUBLE PRECISION) / NULLIF(p_total * n_total, 0) AS theta
-  FROM placed
 ), terms AS (
   SELECT
     *,
-    pos_w * (
-      v10 - theta
-    ) * (
-      v10 - theta
-    ) AS pos_sq,
-    neg_w * (
-      v01 - theta
-    ) * (
-      v01 - theta
-    ) AS neg_sq
-  FROM centred
-), totals AS (
+    CAST(pos_w AS BIGINT) AS pos_count,
+    CAST(neg_w AS BIGINT) AS neg_count,
+    CAST(2 * neg_ge - neg_w AS BIGINT) AS score_d,
+    CAST(2 * pos_ge - pos_w AS BIGINT) AS score_b
+  FROM running
+), placement_sums AS (
   SELECT
     by_1,
     model,
-    SUM(pos_w * (
-      neg_ge - CAST(neg_w AS DOUBLE PRECISION) / 2.0
-    )) AS u_complement,
-    SUM(pos_w) AS positives,
-    SUM(neg_w) AS negatives,
-    SUM(pos_sq) AS pos_ss,
-    SUM(neg_sq) AS neg_ss,
-    NULL AS area,
+    SUM(pos_count * score_d) AS d1,
+    SUM(
+      CAST(pos_count AS DECIMAL(38, 0)) * CAST(score_d AS DECIMAL(38, 0)) * CAST(score_d AS DECIMAL(38, 0))
+    ) AS d2,
+    SUM(neg_count * score_b) AS b1,
+    SUM(
+      CAST(neg_count AS DECIMAL(38, 0)) * CAST(score_b AS DECIMAL(38, 0)) * CAST(score_b AS DECIMAL(38, 0))
+    ) AS b2,
+    SUM(pos_count) AS pos_total,
+    SUM(neg_count) AS neg_total,
+    CAST(SUM(pos_count) AS DOUBLE PRECISION) AS positives,
+    CAST(SUM(neg_count) AS DOUBLE PRECISION) AS negatives,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
   FROM terms
@@ -180,42 +130,38 @@ WITH sqlauc_input AS (
   SELECT
     *,
     CASE
-      WHEN positives > 0 AND negatives > 0
-      THEN CAST((
-        positives * negatives - u_complement
-      ) AS DOUBLE PRECISION) / (
-        positives * negatives
-      )
-    END AS theta_defined,
+      WHEN pos_total > 0 AND neg_total > 0
+      THEN CAST(2 * pos_total * neg_total - d1 AS DOUBLE PRECISION) / CAST(2 * pos_total * neg_total AS DOUBLE PRECISION)
+    END AS theta,
     SQRT(
-      CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
+      CAST(CAST(pos_total AS DECIMAL(38, 0)) * d2 - CAST(d1 AS DECIMAL(38, 0)) * CAST(d1 AS DECIMAL(38, 0)) AS DOUBLE PRECISION) / NULLIF(4.0 * positives * positives * negatives * negatives * (
         positives - 1
-      ) * positives, 0) + CAST(neg_ss AS DOUBLE PRECISION) / NULLIF((
+      ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * b2 - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE PRECISION) / NULLIF(4.0 * positives * positives * negatives * negatives * (
         negatives - 1
-      ) * negatives, 0)
+      ), 0)
     ) AS se
-  FROM totals
+  FROM placement_sums
 )
 SELECT
   by_1 AS "user_id",
   model,
-  theta_defined AS auc,
+  theta AS auc,
   se AS auc_se,
   CASE
-    WHEN theta_defined - 1.9599639845400536 * se < 0
+    WHEN theta - 1.9599639845400536 * se < 0
     THEN 0.0
-    WHEN theta_defined - 1.9599639845400536 * se > 1
+    WHEN theta - 1.9599639845400536 * se > 1
     THEN 1.0
-    ELSE theta_defined - 1.9599639845400536 * se
+    ELSE theta - 1.9599639845400536 * se
   END AS auc_low,
   CASE
-    WHEN theta_defined + 1.9599639845400536 * se < 0
+    WHEN theta + 1.9599639845400536 * se < 0
     THEN 0.0
-    WHEN theta_defined + 1.9599639845400536 * se > 1
+    WHEN theta + 1.9599639845400536 * se > 1
     THEN 1.0
-    ELSE theta_defined + 1.9599639845400536 * se
+    ELSE theta + 1.9599639845400536 * se
   END AS auc_high,
-  NULL AS pauc,
+  CAST(NULL AS DOUBLE PRECISION) AS pauc,
   positives,
   negatives,
   n_rows,
@@ -224,11 +170,11 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight,
+  CAST(0 AS BIGINT) AS n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score
 FROM with_se

@@ -37,10 +37,6 @@ WITH sqlauc_input AS (
     CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     CAST(COUNT(*) AS DOUBLE) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight,
-    CAST(0 AS BIGINT) AS n_fractional_weight,
     COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
   FROM sqlauc_input
   GROUP BY
@@ -69,11 +65,8 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score,
     SUM(CASE WHEN score < 0 OR score > 1 THEN n_rows ELSE 0 END) AS n_score_out_of_range,
@@ -146,8 +139,7 @@ WITH sqlauc_input AS (
   FROM running
 ), roc_segments AS (
   SELECT
-    *,
-    NULL AS area_term
+    *
   FROM segments
 ), placed AS (
   SELECT
@@ -193,18 +185,14 @@ WITH sqlauc_input AS (
     SUM(neg_w) AS negatives,
     SUM(pos_sq) AS pos_ss,
     SUM(neg_sq) AS neg_ss,
-    NULL AS area,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
     SUM(n_score_out_of_range) AS n_score_out_of_range,
@@ -251,11 +239,11 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight,
+  CAST(0 AS BIGINT) AS n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score,
   n_score_out_of_range,

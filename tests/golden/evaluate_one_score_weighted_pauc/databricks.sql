@@ -24,8 +24,6 @@ WITH sqlauc_input AS (
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight,
     COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
     COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
   FROM sqlauc_input
@@ -56,7 +54,6 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     SUM(n_fractional_weight) AS n_fractional_weight,
@@ -168,7 +165,6 @@ WITH sqlauc_input AS (
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
     SUM(n_fractional_weight) AS n_fractional_weight,
@@ -234,7 +230,7 @@ SELECT
   n_null_score,
   n_nonfinite_score,
   n_bad_weight,
-  max_label_code,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   n_fractional_weight,

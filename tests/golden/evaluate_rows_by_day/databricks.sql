@@ -139,11 +139,8 @@ WITH sqlauc_input AS (
       COUNT(*) - COUNT(score)
     ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max,
-    SUM(CAST(0 AS BIGINT)) AS n_fractional_weight,
     SUM(CASE WHEN label_value IS NULL THEN CAST(1 AS BIGINT) ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score
   FROM numbered
@@ -161,7 +158,7 @@ WITH sqlauc_input AS (
     ) AS block_d,
     2 * pos_through - pos_count AS block_b
   FROM blocks
-), totals AS (
+), placement_sums AS (
   SELECT
     by_1,
     model,
@@ -199,11 +196,8 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
   FROM terms
@@ -224,7 +218,7 @@ WITH sqlauc_input AS (
         negatives - 1
       ), 0)
     ) AS se
-  FROM totals
+  FROM placement_sums
 )
 SELECT
   by_1 AS `user_id`,
@@ -254,11 +248,11 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
-  n_fractional_weight,
+  CAST(0 AS BIGINT) AS n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score
 FROM with_se

@@ -14,9 +14,7 @@ WITH sqlauc_input AS (
     CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INTEGER) END AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
-    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
-    CAST(NULL AS DOUBLE PRECISION) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -45,13 +43,10 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    NULL AS gw_sum,
     SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
-    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group
   FROM counted
   GROUP BY
     grp,
@@ -85,13 +80,10 @@ WITH sqlauc_input AS (
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
     SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    NULL AS gw_sum,
     SUM(n_pos_rows) AS n_pos_rows,
-    SUM(n_null_group) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
+    SUM(n_null_group) AS n_null_group
   FROM terms
   GROUP BY
     grp
@@ -120,14 +112,11 @@ WITH sqlauc_input AS (
     n_null_score,
     n_nonfinite_score,
     n_bad_weight,
-    max_label_code,
     neg_label_min,
     neg_label_max,
     CAST(positives + negatives AS DOUBLE PRECISION) AS group_weight,
-    CAST(gw_sum AS DOUBLE PRECISION) AS gw_sum,
     n_pos_rows,
-    n_null_group,
-    n_bad_group_weight
+    n_null_group
   FROM auc_ratio
 )
 SELECT
@@ -148,11 +137,11 @@ SELECT
   SUM(n_null_score) AS n_null_score,
   SUM(n_nonfinite_score) AS n_nonfinite_score,
   SUM(n_bad_weight) AS n_bad_weight,
-  MAX(max_label_code) AS max_label_code,
+  MAX(0) AS max_label_code,
   MIN(neg_label_min) AS neg_label_min,
   MAX(neg_label_max) AS neg_label_max,
   NULL AS gw_sum,
   SUM(n_pos_rows) AS n_pos_rows,
   SUM(n_null_group) AS n_null_group,
-  SUM(n_bad_group_weight) AS n_bad_group_weight
+  SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
 FROM group_auc

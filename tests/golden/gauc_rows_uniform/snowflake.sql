@@ -100,8 +100,6 @@ WITH sqlauc_input AS (
       COUNT(*) - COUNT(score)
     ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(
       CASE
         WHEN CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END = 0
@@ -114,7 +112,6 @@ WITH sqlauc_input AS (
         THEN label_value
       END
     ) AS neg_label_max,
-    NULL AS gw_sum,
     SUM(
       CASE
         WHEN CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END = 1
@@ -125,8 +122,7 @@ WITH sqlauc_input AS (
     ) AS n_pos_rows,
     (
       COUNT(*) - COUNT(grp)
-    ) AS n_null_group,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
+    ) AS n_null_group
   FROM ranked
   GROUP BY
     grp
@@ -147,15 +143,11 @@ WITH sqlauc_input AS (
     n_null_label,
     n_null_score,
     n_nonfinite_score,
-    n_bad_weight,
-    max_label_code,
     neg_label_min,
     neg_label_max,
     CAST(1.0 AS DOUBLE) AS group_weight,
-    CAST(gw_sum AS DOUBLE) AS gw_sum,
     n_pos_rows,
-    n_null_group,
-    n_bad_group_weight
+    n_null_group
   FROM sums
 )
 SELECT
@@ -175,12 +167,12 @@ SELECT
   SUM(n_null_label) AS n_null_label,
   SUM(n_null_score) AS n_null_score,
   SUM(n_nonfinite_score) AS n_nonfinite_score,
-  SUM(n_bad_weight) AS n_bad_weight,
-  MAX(max_label_code) AS max_label_code,
+  SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
+  MAX(0) AS max_label_code,
   MIN(neg_label_min) AS neg_label_min,
   MAX(neg_label_max) AS neg_label_max,
   NULL AS gw_sum,
   SUM(n_pos_rows) AS n_pos_rows,
   SUM(n_null_group) AS n_null_group,
-  SUM(n_bad_group_weight) AS n_bad_group_weight
+  SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
 FROM group_auc

@@ -12,10 +12,7 @@ WITH sqlauc_input AS (
     label_value,
     CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INTEGER) END AS label,
     COUNT(*) AS n_rows,
-    CAST(COUNT(*) AS DOUBLE) AS w,
-    CAST(0 AS BIGINT) AS n_bad_weight,
-    CAST(NULL AS DOUBLE) AS gw,
-    CAST(0 AS BIGINT) AS n_bad_group_weight
+    CAST(COUNT(*) AS DOUBLE) AS w
   FROM sqlauc_input
   GROUP BY
     grp,
@@ -41,14 +38,10 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
     SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
-    NULL AS gw_sum,
     SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_pos_rows,
-    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS n_null_group
   FROM counted
   GROUP BY
     grp,
@@ -79,14 +72,10 @@ WITH sqlauc_input AS (
     SUM(n_null_label) AS n_null_label,
     SUM(n_null_score) AS n_null_score,
     SUM(n_nonfinite_score) AS n_nonfinite_score,
-    SUM(n_bad_weight) AS n_bad_weight,
-    MAX(max_label_code) AS max_label_code,
     MIN(neg_label_min) AS neg_label_min,
     MAX(neg_label_max) AS neg_label_max,
-    NULL AS gw_sum,
     SUM(n_pos_rows) AS n_pos_rows,
-    SUM(n_null_group) AS n_null_group,
-    SUM(n_bad_group_weight) AS n_bad_group_weight
+    SUM(n_null_group) AS n_null_group
   FROM terms
   GROUP BY
     grp
@@ -110,13 +99,13 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   CAST(positives AS DOUBLE) AS group_weight,
-  CAST(gw_sum AS DOUBLE) AS gw_sum,
+  CAST(NULL AS DOUBLE) AS gw_sum,
   n_pos_rows,
   n_null_group,
-  n_bad_group_weight
+  CAST(0 AS BIGINT) AS n_bad_group_weight
 FROM auc_ratio

@@ -109,8 +109,6 @@ WITH sqlauc_input AS (
       COUNT(*) - COUNT(score)
     ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(
       CASE
         WHEN CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INTEGER) END = 0
@@ -163,8 +161,8 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   CAST(gw_sum AS DOUBLE) AS group_weight,

@@ -133,8 +133,6 @@ WITH sqlauc_input AS (
       COUNT_BIG(*) - COUNT_BIG(score)
     ) AS n_null_score,
     SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE CAST(1 AS BIGINT) END) AS n_nonfinite_score,
-    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
-    0 AS max_label_code,
     MIN(
       CASE
         WHEN CASE
@@ -196,8 +194,8 @@ SELECT
   n_null_label,
   n_null_score,
   n_nonfinite_score,
-  n_bad_weight,
-  max_label_code,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   CAST(gw_sum AS FLOAT) AS group_weight,
