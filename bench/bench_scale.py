@@ -196,6 +196,24 @@ def gauc_reference_chunked(
     return math.fsum(weighted) / weights, used, chunks
 
 
+def read_column(path: Path, name: str) -> np.ndarray:
+    """One column of the Parquet file as one numpy array, filled batch by batch (no Arrow copy
+    of the whole column beside it)."""
+    import pyarrow.parquet as pq
+
+    parquet = pq.ParquetFile(path)
+    out: np.ndarray | None = None
+    at = 0
+    for batch in parquet.iter_batches(batch_size=1 << 20, columns=[name]):
+        values = batch.column(0).to_numpy()
+        if out is None:
+            out = np.empty(parquet.metadata.num_rows, dtype=values.dtype)
+        out[at : at + values.size] = values
+        at += values.size
+    assert out is not None and at == out.size
+    return out
+
+
 def references(args: argparse.Namespace) -> None:
     """In a subprocess: the numpy references; prints a JSON line."""
     import pyarrow.parquet as pq
@@ -203,10 +221,11 @@ def references(args: argparse.Namespace) -> None:
     path = Path(args.dir) / "scale.parquet"
     out: dict[str, object] = {}
     start = time.perf_counter()
-    label = pq.read_table(path, columns=["label"])["label"].to_numpy().astype(bool)
+    label = read_column(path, "label").astype(bool)
     for column in ("score", "score3"):
-        score = pq.read_table(path, columns=[column])[column].to_numpy()
-        neg = np.sort(score[~label])
+        score = read_column(path, column)
+        neg = score[~label]
+        neg.sort()  # in place: no second copy of the negatives
         pos = score[label]
         del score
         below = np.searchsorted(neg, pos, side="left").sum(dtype=np.int64)
