@@ -35,22 +35,16 @@ WITH ranked AS (
     SELECT
         *,
         -- BIGINTs everywhere (ClickHouse's rank and row_number are UInt64: mixing them with
-        -- signed integers in one expression would not type). The used score is written in
-        -- each ORDER BY rather than as a column, so the window sorts it as a key without
-        -- carrying a copy of the score in its payload (DuckDB materializes every input column)
-        CAST(
-            RANK() OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC) AS BIGINT
-        ) AS block_first,
-        CAST(
-            RANK() OVER (ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC, label DESC)
-            AS BIGINT
-        ) AS class_first,
-        CAST(
-            ROW_NUMBER() OVER (
-                ORDER BY CASE WHEN label IS NOT NULL THEN score END DESC, label DESC
-            ) AS BIGINT
-        ) AS rn
-    FROM counted
+        -- signed integers in one expression would not type)
+        CAST(RANK() OVER (ORDER BY used_score DESC) AS BIGINT) AS block_first,
+        CAST(RANK() OVER (ORDER BY used_score DESC, label DESC) AS BIGINT) AS class_first,
+        CAST(ROW_NUMBER() OVER (ORDER BY used_score DESC, label DESC) AS BIGINT) AS rn
+    FROM (
+        SELECT
+            *,
+            CASE WHEN label IS NOT NULL THEN score END AS used_score
+        FROM counted
+    ) AS usable
 ),
 sums AS (
     -- the one aggregate over the rows; the diagnostics' per-row counts are appended here

@@ -14,25 +14,23 @@ WITH sqlauc_input AS (
 ), ranked AS (
   SELECT
     *,
+    CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC NULLS LAST) AS BIGINT) AS block_first,
     CAST(RANK() OVER (
       PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC NULLS LAST
-    ) AS BIGINT) AS block_first,
-    CAST(RANK() OVER (
-      PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC NULLS LAST, CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END DESC NULLS LAST
+      ORDER BY used_score DESC NULLS LAST, CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END DESC NULLS LAST
     ) AS BIGINT) AS class_first,
     CAST(ROW_NUMBER() OVER (
       PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC NULLS LAST, CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END DESC NULLS LAST
+      ORDER BY used_score DESC NULLS LAST, CASE WHEN NOT grp IS NULL THEN CAST(label_value = 1 AS INT) END DESC NULLS LAST
     ) AS BIGINT) AS rn
-  FROM counted
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT (
+        label_value IS NULL OR grp IS NULL
+      ) THEN score END AS used_score
+    FROM counted
+  ) AS usable
 ), sums AS (
   SELECT
     grp,

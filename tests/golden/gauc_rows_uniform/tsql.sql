@@ -17,31 +17,29 @@ WITH sqlauc_input AS (
 ), ranked AS (
   SELECT
     *,
+    CAST(RANK() OVER (PARTITION BY grp ORDER BY used_score DESC) AS BIGINT) AS block_first,
     CAST(RANK() OVER (
       PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC
-    ) AS BIGINT) AS block_first,
-    CAST(RANK() OVER (
-      PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC, CASE
+      ORDER BY used_score DESC, CASE
         WHEN NOT grp IS NULL
         THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
       END DESC
     ) AS BIGINT) AS class_first,
     CAST(ROW_NUMBER() OVER (
       PARTITION BY grp
-      ORDER BY CASE WHEN NOT (
-        label_value IS NULL OR grp IS NULL
-      ) THEN score END DESC, CASE
+      ORDER BY used_score DESC, CASE
         WHEN NOT grp IS NULL
         THEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
       END DESC
     ) AS BIGINT) AS rn
-  FROM counted
+  FROM (
+    SELECT
+      *,
+      CASE WHEN NOT (
+        label_value IS NULL OR grp IS NULL
+      ) THEN score END AS used_score
+    FROM counted
+  ) AS usable
 ), sums AS (
   SELECT
     grp AS grp,
