@@ -1,7 +1,8 @@
 """sqlauc at scale: a generated 2e8-row Parquet file, DuckDB with ``memory_limit='4GB'``.
 
-This is a documented benchmark run, not a test (it needs ~8 GB of disk for the file and
-DuckDB's spill, ~10 GB of RAM for the numpy references, and 15-40 minutes on 2 cores):
+This is a documented benchmark run, not a test (at 2e8 rows it needs ~8 GB of disk for the
+file and DuckDB's spill, then 3.4 GB for the GAUC reference's chunk files; ~6.5 GB of RAM for
+the references; 15-40 minutes on 2 cores):
 
     python bench/bench_scale.py                       # 2e8 rows in /tmp/sqlauc-scale
     python bench/bench_scale.py --rows 2e7 --dir /data/scale --threads 2
