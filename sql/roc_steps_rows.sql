@@ -109,13 +109,55 @@ WITH walked AS (
         FROM counted
     ) AS usable
 ),
+candidates AS (
+    -- the rows the points need, the only rows walked hands on (read once, so DuckDB streams
+    -- it): every row of a tie block (their totals), and each block end that may be a point.
+    -- With :drop_intermediate = 1 a block end of one row whose next block is one row too is
+    -- dropped here when it is collinear (its step and the next row's point the same way: the
+    -- cross product of the weights, the test roc_curve.sql applies to the points it reads,
+    -- on the same numbers): with mostly distinct scores that is most rows. The block ends
+    -- kept are tested again by roc_curve.sql, with their tie blocks' totals.
+    SELECT
+        point,
+        used_score,
+        tp,
+        fp,
+        pos_w,
+        neg_w,
+        next_score,
+        is_end,
+        in_tie,
+        next_tied,
+        next_pos_w,
+        next_neg_w
+    FROM walked
+    WHERE used_score IS NOT NULL
+        AND (
+            in_tie = 1
+            OR is_end = 1 AND (
+                :drop_intermediate = 0
+                OR next_tied = 1
+                OR next_pos_w IS NULL
+                OR neg_w * next_pos_w <> pos_w * next_neg_w
+            )
+        )
+),
 totals AS (
+    -- P and N from counted itself, not from walked: a second reader of walked would make
+    -- DuckDB materialize every sorted row (the diagnostics the composer appends here read
+    -- counted's columns, each row its own key)
     SELECT
         CAST(CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
             AS DOUBLE) AS positives,
         CAST(CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
             AS DOUBLE) AS negatives
-    FROM walked
+    FROM (
+        SELECT
+            *,
+            CASE WHEN score IS NOT NULL AND label = 1 THEN w ELSE 0 END AS pos_w,
+            CASE WHEN score IS NOT NULL AND label = 0 THEN w ELSE 0 END AS neg_w
+        FROM counted
+    ) AS weights
 ),
 tie_blocks AS (
     -- the totals of each block of two or more rows (only tied rows are grouped), keyed by
@@ -126,8 +168,8 @@ tie_blocks AS (
             AS block_pos_w,
         CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
             AS block_neg_w
-    FROM walked
-    WHERE in_tie = 1 AND used_score IS NOT NULL
+    FROM candidates
+    WHERE in_tie = 1
     GROUP BY used_score
 )
 -- one row per point (the last row of each block); the steps into and out of it. Every
@@ -145,9 +187,9 @@ SELECT
         AS out_pos_w,
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE)
         AS out_neg_w
-FROM walked AS ends
+FROM candidates AS ends
 LEFT JOIN tie_blocks AS own
     ON ends.in_tie = 1 AND own.block_score = ends.used_score
 LEFT JOIN tie_blocks AS nxt
     ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
-WHERE ends.is_end = 1 AND ends.used_score IS NOT NULL
+WHERE ends.is_end = 1
