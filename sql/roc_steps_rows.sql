@@ -84,19 +84,30 @@ WITH walked AS (
             THEN 1 ELSE 0
         END AS next_tied,
         -- the next row's weights, NULL when there is no next used row (the last point)
+        -- (unweighted, both from the next row's is_pos: the sort carries no weight column)
         CASE WHEN LEAD(used_score) OVER (
             ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
         ) IS NOT NULL
-            THEN LEAD(pos_w) OVER (
-                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
-            )
+            THEN CASE WHEN :weighted = 1
+                THEN LEAD(pos_w) OVER (
+                    ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                )
+                ELSE CAST(LEAD(is_pos) OVER (
+                    ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ) AS DOUBLE)
+            END
         END AS next_pos_w,
         CASE WHEN LEAD(used_score) OVER (
             ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
         ) IS NOT NULL
-            THEN LEAD(neg_w) OVER (
-                ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
-            )
+            THEN CASE WHEN :weighted = 1
+                THEN LEAD(neg_w) OVER (
+                    ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                )
+                ELSE CAST(1 - LEAD(is_pos) OVER (
+                    ORDER BY used_score DESC, CASE WHEN :weighted = 1 THEN pos_w - neg_w END DESC
+                ) AS DOUBLE)
+            END
         END AS next_neg_w
     FROM (
         SELECT
@@ -122,8 +133,9 @@ candidates AS (
         used_score,
         tp,
         fp,
-        pos_w,
-        neg_w,
+        -- a used row's weights (unweighted, from is_pos)
+        CASE WHEN :weighted = 1 THEN pos_w ELSE CAST(is_pos AS DOUBLE) END AS pos_w,
+        CASE WHEN :weighted = 1 THEN neg_w ELSE CAST(1 - is_pos AS DOUBLE) END AS neg_w,
         next_score,
         is_end,
         in_tie,
@@ -138,7 +150,8 @@ candidates AS (
                 :drop_intermediate = 0
                 OR next_tied = 1
                 OR next_pos_w IS NULL
-                OR neg_w * next_pos_w <> pos_w * next_neg_w
+                OR :weighted = 1 AND neg_w * next_pos_w <> pos_w * next_neg_w
+                OR :weighted = 0 AND CAST(is_pos AS DOUBLE) <> next_pos_w
             )
         )
 ),

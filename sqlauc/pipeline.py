@@ -408,10 +408,13 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
     frame: pd.DataFrame | None = None
     rows: list[dict[str, Any]] = []
     if plan_.spec.frame:
-        frame = engine.fetch_frame(plan_.sql, plan_.source)
-        frame.columns = plan_.output_columns
-        first = frame.iloc[0].to_dict() if len(frame) else {}
-        diag_row: dict[str, Any] = {str(k): (None if pd.isna(v) else v) for k, v in first.items()}
+        names = plan_.output_columns
+        keep = [i for i, name in enumerate(names) if name in plan_.spec.frame]
+        first, frame = engine.fetch_frame(plan_.sql, plan_.source, keep)
+        frame.columns = [names[i] for i in keep]
+        diag_row: dict[str, Any] = {
+            name: (None if pd.isna(v) else v) for name, v in zip(names, first, strict=False)
+        }
     else:
         fetched = engine.fetch(plan_.sql, plan_.source)
         rows = [dict(zip(plan_.output_columns, row, strict=True)) for row in fetched]

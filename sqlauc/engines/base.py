@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -39,14 +40,21 @@ class Engine(ABC):
         ``score`` as ``Score, score_1``); None when the engine's names are the source's."""
         return None
 
-    def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
-        """Run one SELECT and return its result as a DataFrame (columns by position).
+    def fetch_frame(
+        self, sql: str, source: Source, keep: Sequence[int]
+    ) -> tuple[tuple[Any, ...], pd.DataFrame]:
+        """Run one SELECT: its first row (every column; empty without rows) and its rows as a
+        DataFrame of the columns at the positions ``keep`` (columns by position).
 
         For results with many rows (a ROC curve); adapters may override it with a columnar
         fetch.
         """
         rows = self.fetch(sql, source)
-        return pd.DataFrame.from_records(rows)
+        if not rows:
+            return (), pd.DataFrame(columns=range(len(keep)))
+        frame = pd.DataFrame.from_records(rows).iloc[:, list(keep)]
+        frame.columns = pd.RangeIndex(len(keep))
+        return tuple(rows[0]), frame
 
     def can_sample(self) -> bool:
         """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""

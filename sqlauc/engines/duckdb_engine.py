@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -146,9 +146,10 @@ class DuckDBEngine(Engine):
             self.con.sql("SELECT 1").fetchall()
             self._idle = True
 
-    def _run(self, sql: str, source: Source, *, frame: bool = False) -> Any:
+    def _run(self, sql: str, source: Source, *, frame: Sequence[int] | None = None) -> Any:
         """Run ``sql`` and return every row (fully drained): a list of tuples, or with
-        ``frame=True`` a DataFrame.
+        ``frame`` (the positions of the columns to convert) the first row and a DataFrame
+        (:func:`_frame`).
 
         A small result (``fetch``) runs with ``con.execute``: DuckDB parses and plans the text
         once, where a relation (``con.sql``) parses and binds it before running it (~2.5 ms
@@ -156,15 +157,15 @@ class DuckDBEngine(Engine):
         (:func:`_frame`); a DataFrame source is always read through its relation.
         """
         with self._errors(source):
-            if source.kind == "frame" or frame:
+            if source.kind == "frame" or frame is not None:
                 rel = (
                     self._relation(source).query(FRAME_NAME, sql)
                     if source.kind == "frame"
                     else self.con.sql(sql)
                 )
                 if rel is None:  # not a query (sqlauc runs SELECTs only)
-                    return pd.DataFrame() if frame else []
-                return _frame(rel) if frame else rel.fetchall()
+                    return ((), pd.DataFrame()) if frame is not None else []
+                return _frame(rel, frame) if frame is not None else rel.fetchall()
             self._ensure_idle()
             return self.con.execute(sql).fetchall()
 
@@ -272,10 +273,12 @@ class DuckDBEngine(Engine):
         rows: list[tuple[Any, ...]] = self._run(sql, source)
         return rows
 
-    def fetch_frame(self, sql: str, source: Source) -> pd.DataFrame:
-        result: pd.DataFrame = self._run(sql, source, frame=True)
+    def fetch_frame(
+        self, sql: str, source: Source, keep: Sequence[int]
+    ) -> tuple[tuple[Any, ...], pd.DataFrame]:
+        first, result = self._run(sql, source, frame=keep)
         result.columns = pd.RangeIndex(result.shape[1])
-        return result
+        return first, result
 
 
 def _approx_unique(stats: object) -> int | None:
@@ -288,23 +291,29 @@ def _approx_unique(stats: object) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _frame(rel: duckdb.DuckDBPyRelation) -> pd.DataFrame:
-    """The relation's rows as a DataFrame, fetched as Arrow when pyarrow is installed.
+def _frame(
+    rel: duckdb.DuckDBPyRelation, keep: Sequence[int]
+) -> tuple[tuple[Any, ...], pd.DataFrame]:
+    """The relation's first row (every column, as Python values) and its rows as a DataFrame
+    of the columns at the positions ``keep``, fetched as Arrow when pyarrow is installed.
 
     Measured on a 1e6-point ROC curve (DuckDB 2.0): 8% faster and ~90 MB less peak memory than
-    ``df()``; integer columns holding NULLs (the diagnostics, on the origin row only) become
-    float64 with NaN, as every NULL of a float64 column.
+    ``df()``. Only the kept columns are converted to pandas (split blocks, each Arrow buffer
+    released once converted): on a 2.9M-point curve 0.11 s instead of 0.24-1.2 s for all 19
+    columns, the diagnostics' DECIMAL sums (NULL but on the origin row) becoming objects.
     """
     try:
         import pyarrow  # noqa: F401  (an optional dependency)
     except ImportError:
-        frame: pd.DataFrame = rel.df()
-        return frame
+        whole: pd.DataFrame = rel.df()
+        first = tuple(whole.iloc[0]) if len(whole) else ()
+        return first, whole.iloc[:, list(keep)]
     fetch = getattr(rel, "to_arrow_table", None)
     table = fetch() if fetch is not None else rel.arrow()
-    result = table.to_pandas()
+    first = tuple(column[0].as_py() for column in table.columns) if table.num_rows else ()
+    result = table.select(list(keep)).to_pandas(split_blocks=True, self_destruct=True)
     assert isinstance(result, pd.DataFrame)
-    return result
+    return first, result
 
 
 def _parquet_top_level(rows: list[tuple[Any, ...]]) -> list[str] | None:

@@ -45,9 +45,14 @@ def _params(options: Options) -> dict[str, Param]:
 def shape(evaluated: Evaluated) -> CurveResult:
     """The curve as float64 columns; the origin's NULL threshold is +inf."""
     assert evaluated.frame is not None
-    frame: pd.DataFrame = evaluated.frame[ROC_COLUMNS].astype("float64").reset_index(drop=True)
-    # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE)
-    frame.loc[0, "threshold"] = math.inf
+    columns = {
+        name: evaluated.frame[name].to_numpy(dtype="float64", copy=True) for name in ROC_COLUMNS
+    }
+    # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE); set
+    # on the array, before the frame is built (a .loc write into the frame cost ~80 ms on a
+    # 2.9M-point curve)
+    columns["threshold"][:1] = math.inf
+    frame = pd.DataFrame(columns)
     diag = evaluated.diagnostics
     if not evaluated.defined:
         missing = "positive" if diag.positives == 0 else "negative"
@@ -72,7 +77,7 @@ SPEC = MetricSpec(
     # (default_method "bucketed", which the ROC curve does not have) keep "grouped"
     dialect_default=True,
     distinct_method="rows",
-    frame=True,
+    frame=tuple(ROC_COLUMNS),
     cli_columns=("model", *ROC_COLUMNS),
     examples={
         "roc_curve": {**_BASE, "drop_intermediate": True},
