@@ -40,11 +40,11 @@ WITH sqlauc_input AS (
     END AS next_tied,
     CASE
       WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
-      THEN LEAD(pos_w) OVER (ORDER BY used_score DESC NULLS LAST)
+      THEN CAST(LEAD(is_pos) OVER (ORDER BY used_score DESC NULLS LAST) AS DOUBLE PRECISION)
     END AS next_pos_w,
     CASE
       WHEN NOT LEAD(used_score) OVER (ORDER BY used_score DESC NULLS LAST) IS NULL
-      THEN LEAD(neg_w) OVER (ORDER BY used_score DESC NULLS LAST)
+      THEN CAST(1 - LEAD(is_pos) OVER (ORDER BY used_score DESC NULLS LAST) AS DOUBLE PRECISION)
     END AS next_neg_w
   FROM (
     SELECT
@@ -63,6 +63,32 @@ WITH sqlauc_input AS (
       END AS neg_w
     FROM counted
   ) AS usable
+), candidates AS (
+  SELECT
+    point,
+    used_score,
+    tp,
+    fp,
+    CAST(is_pos AS DOUBLE PRECISION) AS pos_w,
+    CAST(1 - is_pos AS DOUBLE PRECISION) AS neg_w,
+    next_score,
+    is_end,
+    in_tie,
+    next_tied,
+    next_pos_w,
+    next_neg_w
+  FROM walked
+  WHERE
+    NOT used_score IS NULL
+    AND (
+      in_tie = 1
+      OR is_end = 1
+      AND (
+        next_tied = 1
+        OR next_pos_w IS NULL
+        OR CAST(is_pos AS DOUBLE PRECISION) <> next_pos_w
+      )
+    )
 ), totals AS (
   SELECT
     CAST(SUM(pos_w) AS DOUBLE PRECISION) AS positives,
@@ -89,15 +115,29 @@ WITH sqlauc_input AS (
     0 AS max_label_code,
     MIN(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_min,
     MAX(CASE WHEN label_value <> 1 THEN label_value END) AS neg_label_max
-  FROM walked
+  FROM (
+    SELECT
+      *,
+      CASE
+        WHEN NOT score IS NULL AND label_value = 1
+        THEN CAST(CAST(1 AS BIGINT) AS DOUBLE PRECISION)
+        ELSE 0
+      END AS pos_w,
+      CASE
+        WHEN NOT score IS NULL AND label_value <> 1
+        THEN CAST(CAST(1 AS BIGINT) AS DOUBLE PRECISION)
+        ELSE 0
+      END AS neg_w
+    FROM counted
+  ) AS weights
 ), tie_blocks AS (
   SELECT
     used_score AS block_score,
     SUM(pos_w) AS block_pos_w,
     SUM(neg_w) AS block_neg_w
-  FROM walked
+  FROM candidates
   WHERE
-    in_tie = 1 AND NOT used_score IS NULL
+    in_tie = 1
   GROUP BY
     used_score
 ), roc_steps AS (
@@ -110,13 +150,13 @@ WITH sqlauc_input AS (
     CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS DOUBLE PRECISION) AS in_neg_w,
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS DOUBLE PRECISION) AS out_pos_w,
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_neg_w ELSE ends.next_neg_w END AS DOUBLE PRECISION) AS out_neg_w
-  FROM walked AS ends
+  FROM candidates AS ends
   LEFT JOIN tie_blocks AS own
     ON ends.in_tie = 1 AND own.block_score = ends.used_score
   LEFT JOIN tie_blocks AS nxt
     ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
-    ends.is_end = 1 AND NOT ends.used_score IS NULL
+    ends.is_end = 1
 ), flagged AS (
   SELECT
     0 AS point,
