@@ -126,9 +126,9 @@ def recorded(monkeypatch):
         seen.append(sql)
         return original_fetch(self, sql, source)
 
-    def fetch_frame(self, sql, source):
+    def fetch_frame(self, sql, source, keep):
         seen.append(sql)
-        return original_frame(self, sql, source)
+        return original_frame(self, sql, source, keep)
 
     monkeypatch.setattr(duckdb_engine.DuckDBEngine, "fetch", fetch)
     monkeypatch.setattr(duckdb_engine.DuckDBEngine, "fetch_frame", fetch_frame)
