@@ -62,30 +62,19 @@ with_se AS (
         CASE
             WHEN positives > 0 AND negatives > 0
             THEN (positives * negatives - u_complement) / (positives * negatives)
-        END AS theta_defined,
+        END AS theta,
         SQRT(
             pos_ss / NULLIF((positives - 1) * positives, 0)
             + neg_ss / NULLIF((negatives - 1) * negatives, 0)
         ) AS se
     FROM totals
 )
+-- the interval, shared with evaluate_placements.sql (sql/delong_interval.sql)
 SELECT
-    theta_defined AS auc,
+    theta AS auc,
     CASE WHEN :with_ci = 1 THEN se END AS auc_se,
-    CASE WHEN :with_ci = 1 THEN
-        CASE
-            WHEN theta_defined - :z * se < 0 THEN 0.0
-            WHEN theta_defined - :z * se > 1 THEN 1.0
-            ELSE theta_defined - :z * se
-        END
-    END AS auc_low,
-    CASE WHEN :with_ci = 1 THEN
-        CASE
-            WHEN theta_defined + :z * se < 0 THEN 0.0
-            WHEN theta_defined + :z * se > 1 THEN 1.0
-            ELSE theta_defined + :z * se
-        END
-    END AS auc_high,
+    auc_low,
+    auc_high,
     CASE WHEN :partial = 1 AND positives > 0 AND negatives > 0 THEN
         CASE
             WHEN :max_fpr = 1 THEN area
@@ -96,4 +85,4 @@ SELECT
     END AS pauc,
     positives,
     negatives
-FROM with_se
+FROM delong_interval

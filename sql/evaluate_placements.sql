@@ -26,7 +26,8 @@
 -- (accurate to ~1e-16 times the placements' mean^2 / variance). The auc is
 -- (2 P N - d1) / (2 P N), one division of two integers cast to DOUBLE: the same bits as
 -- auc.sql and evaluate.sql (each the correctly rounded ratio while 2 P N < 2^53).
--- auc_low/high = auc -/+ :z auc_se, clipped to [0, 1] (pROC's rule). Undefined values are
+-- auc_low/high = auc -/+ :z auc_se, clipped to [0, 1] (pROC's rule: sql/delong_interval.sql,
+-- shared with evaluate.sql). Undefined values are
 -- NULL: one class -> auc NULL; P <= 1 or N <= 1 -> auc_se/low/high NULL (NULLIF guards every
 -- division). With :with_ci = 0 the interval columns are NULL (folded). No pauc: max_fpr=
 -- runs evaluate.sql.
@@ -52,24 +53,13 @@ WITH with_se AS (
         ) END AS se
     FROM placement_sums
 )
+-- the interval, shared with evaluate.sql (sql/delong_interval.sql)
 SELECT
     theta AS auc,
     CASE WHEN :with_ci = 1 THEN se END AS auc_se,
-    CASE WHEN :with_ci = 1 THEN
-        CASE
-            WHEN theta - :z * se < 0 THEN 0.0
-            WHEN theta - :z * se > 1 THEN 1.0
-            ELSE theta - :z * se
-        END
-    END AS auc_low,
-    CASE WHEN :with_ci = 1 THEN
-        CASE
-            WHEN theta + :z * se < 0 THEN 0.0
-            WHEN theta + :z * se > 1 THEN 1.0
-            ELSE theta + :z * se
-        END
-    END AS auc_high,
+    auc_low,
+    auc_high,
     CAST(NULL AS DOUBLE) AS pauc,
     positives,
     negatives
-FROM with_se
+FROM delong_interval

@@ -141,26 +141,32 @@ WITH sqlauc_input AS (
       ), 0)
     ) AS se
   FROM placement_sums
+), delong_interval AS (
+  SELECT
+    *,
+    CASE
+      WHEN theta - 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta - 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta - 1.9599639845400536 * se
+    END AS auc_low,
+    CASE
+      WHEN theta + 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta + 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta + 1.9599639845400536 * se
+    END AS auc_high
+  FROM with_se
 )
 SELECT
   by_1 AS `user_id`,
   model,
   theta AS auc,
   se AS auc_se,
-  CASE
-    WHEN theta - 1.9599639845400536 * se < 0
-    THEN 0.0
-    WHEN theta - 1.9599639845400536 * se > 1
-    THEN 1.0
-    ELSE theta - 1.9599639845400536 * se
-  END AS auc_low,
-  CASE
-    WHEN theta + 1.9599639845400536 * se < 0
-    THEN 0.0
-    WHEN theta + 1.9599639845400536 * se > 1
-    THEN 1.0
-    ELSE theta + 1.9599639845400536 * se
-  END AS auc_high,
+  auc_low,
+  auc_high,
   CAST(NULL AS DOUBLE) AS pauc,
   positives,
   negatives,
@@ -177,4 +183,4 @@ SELECT
   CAST(0 AS BIGINT) AS n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score
-FROM with_se
+FROM delong_interval

@@ -236,7 +236,7 @@ WITH sqlauc_input AS (
       ) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       pos_ss / NULLIF((
         positives - 1
@@ -245,11 +245,15 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
 )
 SELECT
   by_1 AS `user_id`,
   model,
-  theta_defined AS auc,
+  theta AS auc,
   NULL AS auc_se,
   NULL AS auc_low,
   NULL AS auc_high,
@@ -278,4 +282,4 @@ SELECT
   END AS gauc,
   n_groups_used,
   n_groups_skipped
-FROM with_se
+FROM delong_interval

@@ -239,7 +239,7 @@ WITH sqlauc_input AS (
       ) AS DOUBLE PRECISION) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
         positives - 1
@@ -248,11 +248,15 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
 )
 SELECT
   by_1 AS "user_id",
   model,
-  theta_defined AS auc,
+  theta AS auc,
   NULL AS auc_se,
   NULL AS auc_low,
   NULL AS auc_high,
@@ -285,4 +289,4 @@ SELECT
   END AS gauc,
   n_groups_used,
   n_groups_skipped
-FROM with_se
+FROM delong_interval

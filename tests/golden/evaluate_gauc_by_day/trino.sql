@@ -236,7 +236,7 @@ WITH sqlauc_input AS (
       ) AS DOUBLE) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       CAST(pos_ss AS DOUBLE) / NULLIF((
         positives - 1
@@ -245,11 +245,15 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
 )
 SELECT
   by_1 AS "user_id",
   model,
-  theta_defined AS auc,
+  theta AS auc,
   NULL AS auc_se,
   NULL AS auc_low,
   NULL AS auc_high,
@@ -282,4 +286,4 @@ SELECT
   END AS gauc,
   n_groups_used,
   n_groups_skipped
-FROM with_se
+FROM delong_interval

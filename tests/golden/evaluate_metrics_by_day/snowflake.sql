@@ -213,7 +213,7 @@ WITH sqlauc_input AS (
       ) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       pos_ss / NULLIF((
         positives - 1
@@ -222,11 +222,15 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
 )
 SELECT
   by_1 AS "user_id",
   model,
-  theta_defined AS auc,
+  theta AS auc,
   NULL AS auc_se,
   NULL AS auc_low,
   NULL AS auc_high,
@@ -254,4 +258,4 @@ SELECT
   ) AS ne,
   predicted / NULLIF(positives, 0) AS calibration,
   CASE WHEN positives > 0 THEN precision_sum / NULLIF(positives, 0) ELSE 0.0 END AS average_precision
-FROM with_se
+FROM delong_interval

@@ -213,7 +213,7 @@ WITH sqlauc_input AS (
       ) AS DOUBLE) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       CAST(pos_ss AS DOUBLE) / NULLIF((
         positives - 1
@@ -222,11 +222,15 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
 )
 SELECT
   by_1 AS "user_id",
   model,
-  theta_defined AS auc,
+  theta AS auc,
   NULL AS auc_se,
   NULL AS auc_low,
   NULL AS auc_high,
@@ -258,4 +262,4 @@ SELECT
     THEN CAST(precision_sum AS DOUBLE) / NULLIF(positives, 0)
     ELSE 0.0
   END AS average_precision
-FROM with_se
+FROM delong_interval

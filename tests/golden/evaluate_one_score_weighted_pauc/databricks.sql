@@ -183,7 +183,7 @@ WITH sqlauc_input AS (
       ) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       pos_ss / NULLIF((
         positives - 1
@@ -192,25 +192,31 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *,
+    CASE
+      WHEN theta - 1.6448536269514715 * se < 0
+      THEN 0.0
+      WHEN theta - 1.6448536269514715 * se > 1
+      THEN 1.0
+      ELSE theta - 1.6448536269514715 * se
+    END AS auc_low,
+    CASE
+      WHEN theta + 1.6448536269514715 * se < 0
+      THEN 0.0
+      WHEN theta + 1.6448536269514715 * se > 1
+      THEN 1.0
+      ELSE theta + 1.6448536269514715 * se
+    END AS auc_high
+  FROM with_se
 )
 SELECT
   model,
-  theta_defined AS auc,
+  theta AS auc,
   se AS auc_se,
-  CASE
-    WHEN theta_defined - 1.6448536269514715 * se < 0
-    THEN 0.0
-    WHEN theta_defined - 1.6448536269514715 * se > 1
-    THEN 1.0
-    ELSE theta_defined - 1.6448536269514715 * se
-  END AS auc_low,
-  CASE
-    WHEN theta_defined + 1.6448536269514715 * se < 0
-    THEN 0.0
-    WHEN theta_defined + 1.6448536269514715 * se > 1
-    THEN 1.0
-    ELSE theta_defined + 1.6448536269514715 * se
-  END AS auc_high,
+  auc_low,
+  auc_high,
   CASE
     WHEN positives > 0 AND negatives > 0
     THEN 0.5 * (
@@ -236,4 +242,4 @@ SELECT
   n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score
-FROM with_se
+FROM delong_interval

@@ -193,7 +193,7 @@ WITH sqlauc_input AS (
       ) AS FLOAT) / (
         positives * negatives
       )
-    END AS theta_defined,
+    END AS theta,
     SQRT(
       CAST(pos_ss AS FLOAT) / NULLIF((
         positives - 1
@@ -202,25 +202,31 @@ WITH sqlauc_input AS (
       ) * negatives, 0)
     ) AS se
   FROM totals
+), delong_interval AS (
+  SELECT
+    *,
+    CASE
+      WHEN theta - 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta - 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta - 1.9599639845400536 * se
+    END AS auc_low,
+    CASE
+      WHEN theta + 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta + 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta + 1.9599639845400536 * se
+    END AS auc_high
+  FROM with_se
 )
 SELECT
   model,
-  theta_defined AS auc,
+  theta AS auc,
   se AS auc_se,
-  CASE
-    WHEN theta_defined - 1.9599639845400536 * se < 0
-    THEN 0.0
-    WHEN theta_defined - 1.9599639845400536 * se > 1
-    THEN 1.0
-    ELSE theta_defined - 1.9599639845400536 * se
-  END AS auc_low,
-  CASE
-    WHEN theta_defined + 1.9599639845400536 * se < 0
-    THEN 0.0
-    WHEN theta_defined + 1.9599639845400536 * se > 1
-    THEN 1.0
-    ELSE theta_defined + 1.9599639845400536 * se
-  END AS auc_high,
+  auc_low,
+  auc_high,
   NULL AS pauc,
   positives,
   negatives,
@@ -243,4 +249,4 @@ SELECT
     positives * LOG(CAST(NULLIF(positives, 0) AS FLOAT) / NULLIF(positives + negatives, 0)) + negatives * LOG(CAST(NULLIF(negatives, 0) AS FLOAT) / NULLIF(positives + negatives, 0)),
     0
   ) AS ne
-FROM with_se
+FROM delong_interval
