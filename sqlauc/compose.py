@@ -550,29 +550,6 @@ def _inline(
     )  # fmt: skip
 
 
-def inline_row_constants(tree: exp.Select) -> None:
-    """Inline the constants of ``counted`` read per row (in place).
-
-    A formulation over rows reads ``counted`` per row (:func:`per_row`): unweighted, its
-    ``n_rows`` is ``CAST(1 AS BIGINT)``, ``n_bad_weight`` and ``n_bad_group_weight`` are
-    ``CAST(0 AS BIGINT)``, ``w`` is 1 and ``gw`` is NULL on every row. Projected as columns,
-    the engine carries them through the formulation's sort as payload (at 1e7 rows on DuckDB
-    they cost as much as the sort itself); so each constant projection of ``counted`` is
-    removed and every column that reads it becomes the constant itself (:func:`_inline`).
-    The query means the same.
-    """
-    counted = _per_row_counted(tree)
-    if counted is None:
-        return
-    constants = {
-        p.alias_or_name: p.this if isinstance(p, exp.Alias) else p
-        for p in counted.expressions
-        if _constant(p)
-    }
-    if constants:
-        _inline(tree, counted, constants)
-
-
 def _aggregate_of_constant(node: exp.Expr) -> exp.Expr | None:
     """The value of ``SUM(0)``, ``MIN(c)`` or ``MAX(c)`` (``c`` constant) over a non-empty
     group, else None. (``SUM(c)`` of another ``c`` depends on the group's size.)"""
@@ -616,10 +593,14 @@ def _ordering_reads(select: exp.Select) -> set[str]:
 
 
 def inline_key_constants(tree: exp.Select) -> None:
-    """Write the constant columns of the grouped stages where they are read (in place).
+    """Write the constant columns of the stages where they are read (in place).
 
-    Once the parameters are folded, many diagnostics are the same on every row of a stage:
-    unweighted, ``counted``'s ``n_bad_weight`` is ``CAST(0 AS BIGINT)``, so the per-score
+    Once the parameters are folded, many columns are the same on every row of a stage. A
+    formulation over rows reads ``counted`` per row (:func:`per_row`): unweighted, its
+    ``n_rows`` is ``CAST(1 AS BIGINT)``, ``n_bad_weight`` and ``n_bad_group_weight`` are
+    ``CAST(0 AS BIGINT)``, ``w`` is 1 and ``gw`` is NULL on every row (carried through the
+    sort as payload, at 1e7 rows on DuckDB they cost as much as the sort itself). In the
+    grouped stages, ``counted``'s ``n_bad_weight`` is ``CAST(0 AS BIGINT)``, so the per-score
     ``SUM(n_bad_weight)`` is 0 on every score (a group has a row), ``max_label_code`` is 0
     without a known negative, the negative label's MIN/MAX are NULL with one. Projected as
     columns, the engine carries them through every later window and aggregate (on DuckDB,
@@ -662,7 +643,6 @@ def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -
     fill(main, dict(params))
     folded = fold(main)
     assert isinstance(folded, exp.Select)
-    inline_row_constants(folded)
     inline_key_constants(folded)
     return folded
 
@@ -790,7 +770,7 @@ def count_forms(tree: exp.Select) -> exp.Select:
 
     A formulation over rows sums per row what the grouped ones sum per distinct key (the
     diagnostics: ``SUM(n_rows)``, ``SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0
-    END)``), with ``n_rows`` the constant 1 (:func:`inline_row_constants`). In a SELECT with a
+    END)``), with ``n_rows`` the constant 1 (:func:`inline_key_constants`). In a SELECT with a
     GROUP BY — every group has a row, so a SUM is never NULL there — such a sum is a COUNT:
     ``COUNT(*)`` and ``COUNT(*) - COUNT(x)``, the same whole number, which engines count
     from the NULL mask instead of evaluating a CASE per row (DuckDB: 5% of the instructions

@@ -83,13 +83,19 @@ def test_rows_equals_grouped(backend, ci):
     table = backend.create(frame)
     grouped, rows = run(backend, table, "grouped", ci), run(backend, table, "rows", ci)
     assert list(rows.columns) == list(grouped.columns)
-    assert rows[["day", "model"]].equals(grouped[["day", "model"]])
+    assert_same_evaluation(rows, grouped, ci)
+
+
+def assert_same_evaluation(got: pd.DataFrame, want: pd.DataFrame, ci: float | None) -> None:
+    """The same (slice, model) rows; auc, positives, negatives and n_rows identical; the
+    interval (with ``ci``) to 1e-12."""
+    assert got[["day", "model"]].equals(want[["day", "model"]])
     for column in ("positives", "negatives", "n_rows"):
-        assert rows[column].tolist() == grouped[column].tolist(), column
-    for a, b in zip(rows["auc"], grouped["auc"], strict=True):
+        assert got[column].tolist() == want[column].tolist(), column
+    for a, b in zip(got["auc"], want["auc"], strict=True):
         assert same(a, b), (a, b)
     for column in ("auc_se", "auc_low", "auc_high") if ci else ():
-        for key, a, b in zip(rows["day"], rows[column], grouped[column], strict=True):
+        for key, a, b in zip(got["day"], got[column], want[column], strict=True):
             assert same(a, b, TOL), (column, key, a, b)
 
 
@@ -235,14 +241,7 @@ def test_integer_sums_equal_the_centred_double_sums(backend, ci):
                                   method="grouped")  # fmt: skip
         doubles = sqlauc.evaluate(backend.con, table, scores=SCORES, by="day", ci=ci,
                                   method="grouped", weight="w")  # fmt: skip
-    assert integer[["day", "model"]].equals(doubles[["day", "model"]])
-    for column in ("positives", "negatives", "n_rows"):
-        assert integer[column].tolist() == doubles[column].tolist(), column
-    for a, b in zip(integer["auc"], doubles["auc"], strict=True):
-        assert same(a, b), (a, b)
-    for column in ("auc_se", "auc_low", "auc_high") if ci else ():
-        for key, a, b in zip(integer["day"], integer[column], doubles[column], strict=True):
-            assert same(a, b, TOL), (column, key, a, b)
+    assert_same_evaluation(integer, doubles, ci)
 
 
 def sqlauc_duckdb_with(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
