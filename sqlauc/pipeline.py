@@ -277,6 +277,8 @@ def render(
         tree = compose.derive_label(compose.compose(composition, params), label_rule)
         tree = compose.count_forms(tree)
         tree = compose.with_input(tree, relation)
+        if "model" in needed:
+            compose.name_models(tree, inputs.model_names(b.roles, needed))
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)

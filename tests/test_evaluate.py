@@ -240,3 +240,27 @@ def test_non_finite_scores_name_their_columns(backend):
         warnings.simplefilter("ignore")  # SQLite: a NaN is stored as NULL (an excluded row)
         with pytest.raises(sqlauc.DataError, match=rf"score column\(s\) {named} hold NaN"):
             sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], by="label")
+
+
+def test_models_keep_their_names_in_any_order(backend):
+    """The long input keys the models by integer codes 1 .. K and the final SELECT names them
+    again: each row's model is its own column's AUC, whatever the order of ``scores``."""
+    frame = frame_for(8, False)
+    table = backend.create(frame)
+    order = ["score_3", "score_1", "score_2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlauc.evaluate(backend.con, table, scores=order, by="day", ci=None)
+        compared = sqlauc.compare(backend.con, table, scores=order)
+    assert got["model"].tolist()[:3] == order
+    for row in got.itertuples(index=False):
+        rows = frame[(frame["day"] == row.day) & frame[row.model].notna()]
+        want = brute_auc(rows["label"].to_numpy() == 1, rows[row.model].to_numpy())
+        close(row.auc, want, f"auc {(row.day, row.model)}")
+    assert compared["model"].tolist() == order[1:]
+    assert set(compared["baseline"]) == {order[0]}
+    for row in compared.itertuples(index=False):
+        both = frame[frame[order[0]].notna() & frame[row.model].notna()]
+        y = both["label"].to_numpy() == 1
+        close(row.auc_baseline, brute_auc(y, both[order[0]].to_numpy()), row.model)
+        close(row.auc, brute_auc(y, both[row.model].to_numpy()), row.model)

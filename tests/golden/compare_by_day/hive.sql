@@ -7,9 +7,9 @@ WITH sqlauc_input AS (
     sqlauc_rows.score_1 AS baseline_score,
     sqlauc_models.model AS model,
     CASE sqlauc_models.model
-      WHEN 'gw_col'
+      WHEN 1
       THEN sqlauc_rows.score_2
-      WHEN 'sample_w'
+      WHEN 2
       THEN sqlauc_rows.score_3
     END AS score
   FROM (
@@ -29,10 +29,10 @@ WITH sqlauc_input AS (
   ) AS sqlauc_rows
   CROSS JOIN (
     SELECT
-      'gw_col' AS model
+      1 AS model
     UNION ALL
     SELECT
-      'sample_w' AS model
+      2 AS model
   ) AS sqlauc_models
 ), counted AS (
   SELECT
@@ -254,7 +254,7 @@ WITH sqlauc_input AS (
 )
 SELECT
   by_1 AS `user_id`,
-  model,
+  CASE model WHEN 1 THEN 'gw_col' WHEN 2 THEN 'sample_w' END AS model,
   auc_1 AS auc_baseline,
   auc_2 AS auc,
   delta AS diff,

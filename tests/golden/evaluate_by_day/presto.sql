@@ -6,9 +6,9 @@ WITH sqlauc_input AS (
     sqlauc_rows.any_null_score AS any_null_score,
     sqlauc_models.model AS model,
     CASE sqlauc_models.model
-      WHEN 'Score'
+      WHEN 1
       THEN sqlauc_rows.score_1
-      WHEN 'gw_col'
+      WHEN 2
       THEN sqlauc_rows.score_2
     END AS score
   FROM (
@@ -23,10 +23,10 @@ WITH sqlauc_input AS (
   ) AS sqlauc_rows
   CROSS JOIN (
     SELECT
-      'Score' AS model
+      1 AS model
     UNION ALL
     SELECT
-      'gw_col' AS model
+      2 AS model
   ) AS sqlauc_models
 ), counted AS (
   SELECT
@@ -162,7 +162,7 @@ WITH sqlauc_input AS (
 )
 SELECT
   by_1 AS "user_id",
-  model,
+  CASE model WHEN 1 THEN 'Score' WHEN 2 THEN 'gw_col' END AS model,
   theta AS auc,
   se AS auc_se,
   auc_low,
