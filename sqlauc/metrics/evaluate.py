@@ -57,8 +57,9 @@ _OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="eva
 #: of 1e5 rows holds ~1e4 distinct scores and the grouped formulation is faster: 3e6 rows x 3
 #: models x 30 days, bench/bench_evaluate.py; continuous scores sample ~100% distinct).
 ROWS_MIN_DISTINCT_SHARE = 0.9
-#: The integer placement sums over rows (sql/placements_over_rows.sql: one sort of the rows
-#: per (slice, model), ROW_NUMBER, a running positive count and the LAG/LEAD tie blocks) read
+#: The integer placement sums over rows (sql/placements_over_rows.sql: the rows of each
+#: (slice, model) sorted, ROW_NUMBER overall and within the row's class, and the LAG/LEAD
+#: tie blocks) read
 #: by sql/evaluate_placements.sql; unweighted only; no pauc nor metrics= (they read the
 #: per-score stage).
 ROWS = Formulation(
@@ -439,7 +440,7 @@ def evaluate(
         are integers: ``sql/placements_over_scores.sql``). ``"rows"``
         (``sql/placements_over_rows.sql``; unweighted, without
         ``max_fpr`` and ``metrics``, which read the grouped formulation's per-score sums) sorts
-        the rows of each (slice, model) once: ROW_NUMBER, a running positive count and the
+        the rows of each (slice, model): ROW_NUMBER overall and within the row's class and the
         tie blocks found by LAG/LEAD give each row's DeLong placement, summed as integers
         (the variance's numerators exact in DECIMAL(38, 0)); the same ``auc`` bits and the
         interval to the last digits; faster when scores are nearly distinct. ``"auto"``

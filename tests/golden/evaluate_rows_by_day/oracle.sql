@@ -42,21 +42,10 @@ WITH sqlauc_input AS (
       ELSE CAST(0 AS INT)
     END AS n_any_null_score
   FROM sqlauc_input
-), numbered AS (
+), ranked AS (
   SELECT
     *,
     CAST(ROW_NUMBER() OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) AS INT) AS rn,
-    SUM(
-      CASE
-        WHEN label_value = 1 AND NOT used_score IS NULL
-        THEN CAST(1 AS INT)
-        ELSE CAST(0 AS INT)
-      END
-    ) OVER (
-      PARTITION BY by_1, model
-      ORDER BY used_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS pos_le_rn,
     CASE
       WHEN LAG(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
       OR LEAD(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
@@ -68,6 +57,19 @@ WITH sqlauc_input AS (
       CASE WHEN NOT label_value IS NULL THEN score END AS used_score
     FROM counted
   ) usable
+), classed AS (
+  SELECT
+    *,
+    CAST(ROW_NUMBER() OVER (
+      PARTITION BY by_1, model, CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END
+      ORDER BY used_score DESC NULLS LAST
+    ) AS INT) AS k
+  FROM ranked
+), numbered AS (
+  SELECT
+    *,
+    CASE WHEN label_value = 1 THEN k ELSE rn - k END AS pos_le_rn
+  FROM classed
 ), blocks AS (
   SELECT
     by_1,
@@ -120,7 +122,15 @@ WITH sqlauc_input AS (
       END
     ) AS used_count,
     MAX(rn) AS last_rn,
-    MAX(pos_le_rn) AS pos_through,
+    COALESCE(
+      MAX(CASE WHEN label_value = 1 THEN k END),
+      MAX(rn) - MAX(
+        CASE
+          WHEN CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END <> 1
+          THEN k
+        END
+      )
+    ) AS pos_through,
     COUNT(*) AS n_rows,
     SUM(
       CASE

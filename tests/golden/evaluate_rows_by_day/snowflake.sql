@@ -40,21 +40,10 @@ WITH sqlauc_input AS (
       ELSE CAST(0 AS BIGINT)
     END AS n_any_null_score
   FROM sqlauc_input
-), numbered AS (
+), ranked AS (
   SELECT
     *,
     CAST(ROW_NUMBER() OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) AS BIGINT) AS rn,
-    SUM(
-      CASE
-        WHEN label_value = 1 AND NOT used_score IS NULL
-        THEN CAST(1 AS BIGINT)
-        ELSE CAST(0 AS BIGINT)
-      END
-    ) OVER (
-      PARTITION BY by_1, model
-      ORDER BY used_score DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS pos_le_rn,
     CASE
       WHEN LAG(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
       OR LEAD(used_score) OVER (PARTITION BY by_1, model ORDER BY used_score DESC NULLS LAST) = used_score
@@ -66,6 +55,19 @@ WITH sqlauc_input AS (
       CASE WHEN NOT label_value IS NULL THEN score END AS used_score
     FROM counted
   ) AS usable
+), classed AS (
+  SELECT
+    *,
+    CAST(ROW_NUMBER() OVER (
+      PARTITION BY by_1, model, CAST(label_value = 1 AS INT)
+      ORDER BY used_score DESC NULLS LAST
+    ) AS BIGINT) AS k
+  FROM ranked
+), numbered AS (
+  SELECT
+    *,
+    CASE WHEN label_value = 1 THEN k ELSE rn - k END AS pos_le_rn
+  FROM classed
 ), blocks AS (
   SELECT
     by_1,
@@ -116,7 +118,10 @@ WITH sqlauc_input AS (
       END
     ) AS used_count,
     MAX(rn) AS last_rn,
-    MAX(pos_le_rn) AS pos_through,
+    COALESCE(
+      MAX(CASE WHEN label_value = 1 THEN k END),
+      MAX(rn) - MAX(CASE WHEN CAST(label_value = 1 AS INT) <> 1 THEN k END)
+    ) AS pos_through,
     COUNT(*) AS n_rows,
     SUM(
       CASE
