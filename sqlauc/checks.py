@@ -167,7 +167,11 @@ def check(
                 + _untyped_hint(plan, negatives)
             )
     usable = diag.n_rows - diag.n_excluded
-    if usable == 0:
+    # several score columns: n_excluded counts rows left out of at least one model, and each
+    # model (pair, for compare) uses its own rows; positives and negatives sum over (slice,
+    # model) rows, so they are 0 only when no model has a usable row (zero weights are absent)
+    some_model_used = len(roles.scores) > 1 and bool(diag.positives or diag.negatives)
+    if usable == 0 and not some_model_used:
         raise DataError(
             f"{source} has {diag.n_rows} row(s){filtered} but none is usable: every row has a "
             f"NULL label{', score or group' if roles.group else ' or score'}"

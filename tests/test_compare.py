@@ -204,3 +204,41 @@ def test_sql_is_the_query_compare_runs_and_reads_once(con):
             assert r[column] == getattr(row, column)
         for column in ("z", "p_value"):  # sums of squares: the engine's order, last bits
             assert r[column] == pytest.approx(getattr(row, column), abs=1e-14, rel=1e-12)
+
+
+def test_models_scored_on_different_rows(backend):
+    """Each pair is tested on the rows where the baseline and that model are both scored: a
+    model scored on other days than the next (a rollout) is no "none is usable" error, and a
+    (slice, pair) without a usable row is reported NaN with a warning."""
+    rng = np.random.default_rng(22)
+    n = 90
+    y = (rng.random(n) < 0.4).astype(int)
+    day = np.repeat([1, 3], n // 2)
+    frame = pd.DataFrame(
+        {
+            "label": y,
+            "base": np.round(rng.random(n) + 0.4 * y, 2),
+            "old": np.where(day == 1, np.round(rng.random(n) + 0.3 * y, 2), np.nan),
+            "new": np.where(day == 3, np.round(rng.random(n) + 0.5 * y, 2), np.nan),
+            "day": day,
+        }
+    )
+    table = backend.create(frame)
+    with pytest.warns(UndefinedMetricWarning, match=r"2 of 4 \(slice, model\) rows have no "
+                      "usable row"):  # fmt: skip
+        got = sqlauc.compare(backend.con, table, scores=["base", "old", "new"], by="day")
+    assert [(r.day, r.model) for r in got.itertuples()] == [
+        (1, "old"), (1, "new"), (3, "old"), (3, "new")
+    ]  # fmt: skip
+    for row in got.itertuples(index=False):
+        part = frame[(frame["day"] == row.day) & frame[row.model].notna()]
+        if not len(part):
+            assert math.isnan(row.auc) and math.isnan(row.auc_baseline) and math.isnan(row.z)
+            continue
+        y_part = part["label"].to_numpy() == 1
+        auc1, auc2, diff, _, z, p = delong_paired(y_part, part["base"], part[row.model])
+        assert row.auc_baseline == pytest.approx(auc1, abs=TOL)
+        assert row.auc == pytest.approx(auc2, abs=TOL)
+        assert row.diff == pytest.approx(-diff, abs=TOL)
+        assert row.z == pytest.approx(-z, abs=TOL_Z)
+        assert row.p_value == pytest.approx(p, abs=TOL_Z)

@@ -264,3 +264,54 @@ def test_models_keep_their_names_in_any_order(backend):
         y = both["label"].to_numpy() == 1
         close(row.auc_baseline, brute_auc(y, both[order[0]].to_numpy()), row.model)
         close(row.auc, brute_auc(y, both[row.model].to_numpy()), row.model)
+
+
+def rollout_frame() -> pd.DataFrame:
+    """A model rollout: the old model scored days 1-2, the new one days 2-3 (a NULL score
+    elsewhere), so every row of days 1 and 3 has a NULL in one of the two score columns."""
+    rng = np.random.default_rng(21)
+    n = 90
+    y = (rng.random(n) < 0.4).astype(int)
+    day = np.repeat([1, 2, 3], n // 3)
+    old = np.round(rng.random(n) + 0.3 * y, 2)
+    new = np.round(rng.random(n) + 0.5 * y, 2)
+    return pd.DataFrame(
+        {
+            "label": y,
+            "old": np.where(day < 3, old, np.nan),
+            "new": np.where(day > 1, new, np.nan),
+            "day": day,
+        }
+    )
+
+
+@pytest.mark.parametrize("method", ["grouped", "rows", "binned"])
+def test_models_scored_on_different_rows(backend, method):
+    """Each model is evaluated on its own non-NULL rows, even when no row has every score (a
+    rollout, models scored on disjoint days): no "none is usable" error; a (slice, model)
+    with no usable row is reported (NaN, n_rows 0, warned), not silently left out."""
+    frame = rollout_frame()
+    for name, disjoint in (("overlapping", frame), ("disjoint", frame[frame["day"] != 2])):
+        table = backend.create(disjoint)
+        ci = None if method == "binned" else 0.95
+        with pytest.warns(UndefinedMetricWarning, match=r"2 of \d+ \(slice, model\) rows have no "
+                          "usable row"):  # fmt: skip
+            got = sqlauc.evaluate(backend.con, table, scores=["old", "new"], by="day",
+                                  method=method, ci=ci)  # fmt: skip
+        days = sorted(set(disjoint["day"]))
+        assert [(r.day, r.model) for r in got.itertuples()] == [
+            (d, m) for d in days for m in ("old", "new")
+        ], name
+        for row in got.itertuples(index=False):
+            part = disjoint[(disjoint["day"] == row.day) & disjoint[row.model].notna()]
+            y = part["label"].to_numpy() == 1
+            assert row.n_rows == len(part), (name, row)
+            if not len(part):
+                assert math.isnan(row.auc) and row.positives == row.negatives == 0, row
+                continue
+            if method == "binned":
+                assert row.auc_low_bound <= brute_auc(y, part[row.model].to_numpy()), row
+                continue
+            auc, _, se = delong_variance(y, part[row.model].to_numpy())
+            close(row.auc, auc, f"auc {name} {row}")
+            close(row.auc_se, se, f"se {name} {row}")

@@ -60,11 +60,21 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
     for column in COMPARE_COLUMNS[2:]:
-        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+        # no usable row (a NULL label or score of the pair on every row): nothing is defined
+        values = [r[column] if r["n_used"] else None for r in kept]
+        data[column] = pd.array(values, dtype="float64")
     frame = pd.DataFrame(data, columns=[*options.by, *COMPARE_COLUMNS, "_order"])
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
-    undefined = int(frame["auc"].isna().sum())
+    unused = sum(1 for r in kept if not r["n_used"])
+    if unused:
+        checks.warn(
+            f"{unused} of {len(frame)} (slice, model) rows have no usable row (a NULL label, "
+            "or a NULL score in the baseline or the model, on every row of the slice): their "
+            "values are NaN.",
+            UndefinedMetricWarning,
+        )
+    undefined = int(frame["auc"].isna().sum()) - unused
     if undefined:
         checks.warn(
             f"{undefined} of {len(frame)} (slice, model) rows have a single class: the AUCs "

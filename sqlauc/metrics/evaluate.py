@@ -169,7 +169,7 @@ def _check_probabilities(evaluated: Evaluated) -> None:
 
 
 def shape(evaluated: Evaluated) -> pd.DataFrame:
-    """One row per (slice, model) with a used row, sorted by slice then model order."""
+    """One row per (slice, model), sorted by slice then model order."""
     plan = evaluated.plan
     options = plan.options
     if plan.method == "binned":
@@ -206,7 +206,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
 
 
 def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
-    """method="binned": one row per (slice, model) with a used row, sorted by slice then
+    """method="binned": one row per (slice, model), sorted by slice then
     model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
     nonmonotone warnings."""
     floats = ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives")
@@ -221,25 +221,36 @@ def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
 def _frame(
     evaluated: Evaluated, floats: tuple[str, ...], integers: tuple[str, ...]
 ) -> pd.DataFrame:
-    """The rows with a used row as a frame: the ``by`` columns, ``model``, the ``floats`` and
+    """The (slice, model) rows as a frame: the ``by`` columns, ``model``, the ``floats`` and
     ``integers`` columns, then ``n_rows``; sorted by slice, then by the order of ``scores``;
     a warning counts the single-class (slice, model) rows (``auc`` NaN)."""
     options = evaluated.plan.options
-    kept = [r for r in evaluated.rows if r["n_used"]]
+    kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
     order = {name: i for i, name in enumerate(evaluated.plan.roles.scores)}
     slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
     for column in floats:
-        data[column] = pd.array([r[column] for r in kept], dtype="float64")
+        # no usable row (every row of the slice has a NULL label or a NULL score in that
+        # column): no value is defined, whatever the SQL's empty sums give (0 for a count)
+        counts = column in ("positives", "negatives")
+        values = [r[column] if r["n_used"] or counts else None for r in kept]
+        data[column] = pd.array(values, dtype="float64")
     for column in integers:
-        data[column] = pd.array([r[column] for r in kept], dtype="int64")
-    data["n_rows"] = pd.array([r["n_used"] for r in kept], dtype="int64")
+        data[column] = pd.array([r[column] or 0 for r in kept], dtype="int64")
+    data["n_rows"] = pd.array([r["n_used"] or 0 for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
-    undefined = int(frame["auc"].isna().sum())
+    unused = int((frame["n_rows"] == 0).sum())
+    if unused:
+        checks.warn(
+            f"{unused} of {len(frame)} (slice, model) rows have no usable row (a NULL label or "
+            "a NULL score in that column on every row of the slice): their values are NaN.",
+            UndefinedMetricWarning,
+        )
+    undefined = int((frame["auc"].isna() & (frame["n_rows"] > 0)).sum())
     if undefined:
         checks.warn(
             f"{undefined} of {len(frame)} (slice, model) rows have a single class: their AUC "
@@ -459,13 +470,14 @@ def evaluate(
     Returns
     -------
     pandas.DataFrame
-        One row per (slice, model) with a used row, sorted by slice then by the order of
-        ``scores``: the ``by`` columns, ``model`` (the score column's name), ``auc``,
-        ``auc_se``, ``auc_low``, ``auc_high``, ``pauc`` (with ``max_fpr``), ``positives``,
-        ``negatives`` (weighted), ``n_rows`` (rows used). A single-class (slice, model) has NaN
-        values, a single positive or negative a NaN interval (an
-        :class:`~sqlauc.UndefinedMetricWarning` says how many). With ``metrics=``, one
-        column per metric after ``pauc``.
+        One row per (slice, model), sorted by slice then by the order of ``scores``: the
+        ``by`` columns, ``model`` (the score column's name), ``auc``, ``auc_se``,
+        ``auc_low``, ``auc_high``, ``pauc`` (with ``max_fpr``), ``positives``, ``negatives``
+        (weighted), ``n_rows`` (rows used). A single-class (slice, model) has NaN values, a
+        single positive or negative a NaN interval, a (slice, model) without a usable row
+        (every row of the slice has a NULL label or a NULL score in that column) NaN values
+        and ``n_rows`` 0 (an :class:`~sqlauc.UndefinedMetricWarning` says how many of
+        each). With ``metrics=``, one column per metric after ``pauc``.
 
     References
     ----------
