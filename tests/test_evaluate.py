@@ -315,3 +315,25 @@ def test_models_scored_on_different_rows(backend, method):
             auc, _, se = delong_variance(y, part[row.model].to_numpy())
             close(row.auc, auc, f"auc {name} {row}")
             close(row.auc_se, se, f"se {name} {row}")
+
+
+def test_fractional_weights_error_counts_rows_of_the_table(backend):
+    """The refusal counts rows of the table holding a non-integer weight, not (row, model)
+    pairs: 10 such rows with three models (one of them NULL on some of those rows) is 10."""
+    rng = np.random.default_rng(23)
+    n = 40
+    frame = pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, n),
+            "a": rng.random(n),
+            "b": np.where(np.arange(n) < 4, np.nan, rng.random(n)),
+            "c": rng.random(n),
+            "w": np.where(np.arange(n) < 10, 0.5, 2.0),
+        }
+    )
+    table = backend.create(frame)
+    fractional = int((frame["w"] % 1 != 0).sum())
+    with pytest.raises(InvalidParameterError, match=rf"non-integer weights \({fractional} row"):
+        sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w")
+    with pytest.raises(sqlauc.DataError, match=rf"non-integer weights \({fractional} row"):
+        sqlauc.compare(backend.con, table, scores=["a", "b", "c"], weight="w")

@@ -17,7 +17,7 @@ from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
-from sqlauc.metrics.evaluate import as_names, slice_keys, z_value
+from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, z_value
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
@@ -44,11 +44,11 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     plan = evaluated.plan
     options = plan.options
     if plan.roles.weight is not None:
-        fractional = sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows)
+        fractional = fractional_rows(evaluated)
         if fractional:
             raise DataError(
                 f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
-                "row(s) x model(s)): the paired DeLong test is defined for frequency weights "
+                "row(s)): the paired DeLong test is defined for frequency weights "
                 "(a weight-k row is k identical rows), and with sampling weights it "
                 "understates the variance"
             )

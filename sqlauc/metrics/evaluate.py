@@ -147,6 +147,13 @@ def binned_params(options: Options) -> dict[str, Param]:
     return {"bins": binned_bins(options)}
 
 
+def fractional_rows(evaluated: Evaluated) -> int:
+    """Rows of the table with a non-integer weight: the query counts each row once per model
+    (once per model after the baseline for compare), whatever its scores."""
+    copies = max(1, len({r["model"] for r in evaluated.rows}))
+    return sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows) // copies
+
+
 def _check_probabilities(evaluated: Evaluated) -> None:
     """A DataError naming the score columns outside [0, 1] (probability metrics only)."""
     counts: dict[str, int] = {}
@@ -175,7 +182,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     if plan.method == "binned":
         return binned_shape(evaluated)
     if options.ci is not None and plan.roles.weight is not None:
-        fractional = sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows)
+        fractional = fractional_rows(evaluated)
         if fractional:
             raise invalid(
                 "ci",
