@@ -223,22 +223,26 @@ def test_models_scored_on_different_rows(backend):
             "day": day,
         }
     )
-    table = backend.create(frame)
-    with pytest.warns(UndefinedMetricWarning, match=r"2 of 4 \(slice, model\) rows have no "
-                      "usable row"):  # fmt: skip
-        got = sqlauc.compare(backend.con, table, scores=["base", "old", "new"], by="day")
-    assert [(r.day, r.model) for r in got.itertuples()] == [
-        (1, "old"), (1, "new"), (3, "old"), (3, "new")
-    ]  # fmt: skip
-    for row in got.itertuples(index=False):
-        part = frame[(frame["day"] == row.day) & frame[row.model].notna()]
-        if not len(part):
-            assert math.isnan(row.auc) and math.isnan(row.auc_baseline) and math.isnan(row.z)
-            continue
-        y_part = part["label"].to_numpy() == 1
-        auc1, auc2, diff, _, z, p = delong_paired(y_part, part["base"], part[row.model])
-        assert row.auc_baseline == pytest.approx(auc1, abs=TOL)
-        assert row.auc == pytest.approx(auc2, abs=TOL)
-        assert row.diff == pytest.approx(-diff, abs=TOL)
-        assert row.z == pytest.approx(-z, abs=TOL_Z)
-        assert row.p_value == pytest.approx(p, abs=TOL_Z)
+    # then the baseline not scored on day 3 either: no pair is usable there
+    no_base = frame.assign(base=frame["base"].where(frame["day"] == 1))
+    for data, unused in ((frame, 2), (no_base, 3)):
+        table = backend.create(data)
+        with pytest.warns(UndefinedMetricWarning, match=rf"{unused} of 4 \(slice, model\) rows "
+                          "have no usable row"):  # fmt: skip
+            got = sqlauc.compare(backend.con, table, scores=["base", "old", "new"], by="day")
+        assert [(r.day, r.model) for r in got.itertuples()] == [
+            (1, "old"), (1, "new"), (3, "old"), (3, "new")
+        ]  # fmt: skip
+        for row in got.itertuples(index=False):
+            part = data[(data["day"] == row.day) & data[row.model].notna() & data["base"].notna()]
+            if not len(part):
+                assert math.isnan(row.auc) and math.isnan(row.auc_baseline), row
+                assert math.isnan(row.diff) and math.isnan(row.z), row
+                continue
+            y_part = part["label"].to_numpy() == 1
+            auc1, auc2, diff, _, z, p = delong_paired(y_part, part["base"], part[row.model])
+            assert row.auc_baseline == pytest.approx(auc1, abs=TOL)
+            assert row.auc == pytest.approx(auc2, abs=TOL)
+            assert row.diff == pytest.approx(-diff, abs=TOL)
+            assert row.z == pytest.approx(-z, abs=TOL_Z)
+            assert row.p_value == pytest.approx(p, abs=TOL_Z)

@@ -59,14 +59,16 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     data["baseline"] = [plan.roles.scores[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
+    # no usable row (a NULL label, baseline or model score on every row): nothing is defined;
+    # positives and negatives count the pair's rows (n_used counts the model's score only)
+    used = [bool(r["positives"] or r["negatives"]) for r in kept]
     for column in COMPARE_COLUMNS[2:]:
-        # no usable row (a NULL label or score of the pair on every row): nothing is defined
-        values = [r[column] if r["n_used"] else None for r in kept]
+        values = [r[column] if u else None for r, u in zip(kept, used, strict=True)]
         data[column] = pd.array(values, dtype="float64")
     frame = pd.DataFrame(data, columns=[*options.by, *COMPARE_COLUMNS, "_order"])
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
-    unused = sum(1 for r in kept if not r["n_used"])
+    unused = used.count(False)
     if unused:
         checks.warn(
             f"{unused} of {len(frame)} (slice, model) rows have no usable row (a NULL label, "
