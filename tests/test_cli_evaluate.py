@@ -541,3 +541,42 @@ def test_demo_data_has_a_day_to_slice_by(tmp_path):
                           cwd=tmp_path)))  # fmt: skip
     assert len(rows) == 28 and rows[0]["day"] == "2024-03-01"
     assert all(r["auc_low"] < r["auc"] < r["auc_high"] for r in rows)
+
+
+def test_models_scored_on_different_days(tmp_path):
+    """A rollout (the old model scored on the first days, the new one on the last, no day with
+    both): evaluate answers (exit 0), each (day, model) without scores is a null row with
+    n_rows 0, the others equal sklearn's AUC; compare, without a row scored by both, refuses."""
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(1108)
+    n = 400
+    y = (rng.random(n) < 0.4).astype(int)
+    day = rng.integers(0, 4, n)
+    frame = pd.DataFrame(
+        {
+            "label": y,
+            "old": np.where(day < 2, np.round(rng.random(n) + 0.3 * y, 2), np.nan),
+            "new": np.where(day >= 2, np.round(rng.random(n) + 0.6 * y, 2), np.nan),
+            "day": [DAYS[i] for i in day],
+        }
+    )
+    frame.to_parquet(tmp_path / "rollout.parquet")
+    args = ("rollout.parquet", "--score", "old", "--score", "new", "--by", "day")
+    result = run("evaluate", *args, "--format", "json", "--plot", "r.png", cwd=tmp_path)
+    rows = as_json(ok(result))
+    assert [(r["day"], r["model"]) for r in rows] == [
+        (str(d), m) for d in DAYS[:4] for m in ("old", "new")
+    ]
+    for row in rows:
+        part = frame[(frame["day"].astype(str) == row["day"]) & frame[row["model"]].notna()]
+        if part.empty:
+            assert row["auc"] is None and row["n_rows"] == 0, row
+        else:
+            want = roc_auc_score(part["label"], part[row["model"]])
+            assert row["auc"] == pytest.approx(want, abs=1e-12) and row["n_rows"] == len(part)
+    assert "4 of 8 (slice, model) rows have no usable row" in result.stderr
+    check_image(tmp_path / "r.png")
+    # no row has both scores: the paired test has no data at all (an error, status 1)
+    refused = run("compare", *args, cwd=tmp_path)
+    assert refused.returncode == 1 and "none is usable" in refused.stderr
