@@ -337,3 +337,28 @@ def test_fractional_weights_error_counts_rows_of_the_table(backend):
         sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w")
     with pytest.raises(sqlauc.DataError, match=rf"non-integer weights \({fractional} row"):
         sqlauc.compare(backend.con, table, scores=["a", "b", "c"], weight="w")
+
+
+def test_names_from_a_pandas_index_or_an_array(backend):
+    """``scores=df.columns[1:3]`` (a pandas Index) or a NumPy array of names is a list of
+    names: the same frame as the list (sklearn's AUC per model), for evaluate and compare."""
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(24)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 60), "a": rng.random(60),
+                          "b": rng.random(60), "day": rng.integers(1, 3, 60)})  # fmt: skip
+    table = backend.create(frame)
+    for names in (frame.columns[1:3], np.array(["a", "b"])):
+        got = sqlauc.evaluate(backend.con, table, scores=names, by=frame.columns[3:], ci=None)
+        assert [(r.day, r.model) for r in got.itertuples()] == [
+            (d, m) for d in (1, 2) for m in ("a", "b")
+        ]
+        for row in got.itertuples(index=False):
+            part = frame[frame["day"] == row.day]
+            want = roc_auc_score(part["label"], part[row.model])
+            assert row.auc == pytest.approx(want, abs=TOL)
+        compared = sqlauc.compare(backend.con, table, scores=names)
+        assert compared["model"].tolist() == ["b"]
+        assert compared["auc"].iloc[0] == pytest.approx(
+            roc_auc_score(frame["label"], frame["b"]), abs=TOL
+        )

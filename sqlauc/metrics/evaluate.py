@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from sqlauc import checks
@@ -344,11 +345,16 @@ SPEC = MetricSpec(
 
 
 def as_names(value: Any) -> Any:
-    """A column name or a list of names as a tuple (anything else as given, to be refused)."""
+    """A column name or a list of names as a tuple (anything else as given, to be refused).
+
+    A pandas ``Index`` or a one-dimensional NumPy array of names (``df.columns[2:]``) is a
+    list of names too; their items are checked as the list's are."""
     if isinstance(value, str):
         return (value,)
     if isinstance(value, (list, tuple)):
         return tuple(value)
+    if isinstance(value, (pd.Index, np.ndarray)) and value.ndim == 1:
+        return tuple(value.tolist())
     return value
 
 
