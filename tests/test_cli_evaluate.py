@@ -375,6 +375,8 @@ ERRORS = [
     (["evaluate"], 2, "give a SOURCE file"),
     (["compare", "eval.parquet", "--score", "a"], 2, "compare needs two --score columns"),
     (["compare", "eval.parquet"], 2, "compare needs two --score columns"),
+    (["compare", "eval.parquet", "--score", "a", "--score", "a"], 2,
+     "(got 'a', 'a': 1 distinct column)"),
     (["compare", "eval.parquet", *score_args(), "--level", "1"], 2, "'level' parameter"),
     (["compare", "eval.parquet", *score_args(), "--weight", "wf"], 1, "non-integer weights"),
     (["compare", "eval.parquet", *score_args(), "--ci", "0.9"], 2, "unrecognized arguments"),

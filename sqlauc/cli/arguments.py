@@ -66,9 +66,11 @@ def compared_scores(args: argparse.Namespace, command: str) -> list[str]:
     """The ``--score`` columns of a comparison: the baseline, then at least one model."""
     given = scores(args)
     if len(given) < 2:
+        named = ", ".join(repr(name) for name in args.score or [])
         raise UsageError(
             f"{command} needs two --score columns or more: the baseline first, then the "
             "models compared with it"
+            + (f" (got {named}: {len(given)} distinct column)" if named else "")
         )
     return given
 
