@@ -10,12 +10,12 @@
                  NULL as well for a row whose group is NULL (group metrics), so that the one
                  rule "a row is used when its label and score are not NULL" holds everywhere
     label_value  the raw label value (diagnostics: which values were seen); 0/1 for a
-                 boolean label
+                 boolean label (see :func:`bool_as_number`)
     score        the score column in its own type (integers and decimals keep their order:
                  BIGINT 2^53 + 1 is not 2^53, as it would be as a DOUBLE); a boolean score is
-                 CAST(score AS INT); a floating-point score is score + 0 where the engine's
-                 GROUP BY tells -0.0 from 0.0 (see :func:`normalised`)
-    weight       CAST(weight AS DOUBLE), or 1.0 when unweighted
+                 0/1; a floating-point score is score + 0 where the engine's GROUP BY tells
+                 -0.0 from 0.0 (see :func:`normalised`)
+    weight       CAST(weight AS DOUBLE) (a boolean weight as 0.0/1.0), or 1.0 when unweighted
     grp          the group column (group metrics only), normalised like the score
     gw           CAST(group weight column AS DOUBLE) (group_weight=<column> only)
 
@@ -48,6 +48,15 @@ PosLabel = int | float | str | bool
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 
 
+#: The texts a boolean column is read from (any case), as DuckDB's CSV reader and
+#: PostgreSQL read them: a CSV column of ``Yes``/``No`` is a BOOLEAN column, whose positive
+#: class ``pos_label="Yes"`` names.
+_BOOLEAN_TEXT = {
+    **dict.fromkeys(("true", "t", "yes", "y", "on", "1"), True),
+    **dict.fromkeys(("false", "f", "no", "n", "off", "0"), False),
+}
+
+
 @dataclass(frozen=True)
 class Roles:
     """The resolved column names of one call (exact spellings), with the engine's type names
@@ -60,6 +69,9 @@ class Roles:
     group_weight_column: str | None = None
     score_type: str = ""
     group_type: str = ""
+    label_type: str = ""
+    weight_type: str = ""
+    group_weight_type: str = ""
     #: several score columns (evaluate, compare): the input is long, one row per (row, model)
     scores: tuple[str, ...] = ()
     score_types: tuple[str, ...] = ()
@@ -68,22 +80,36 @@ class Roles:
     by_types: tuple[str, ...] = ()
 
 
+def bool_as_number(value: exp.Expr) -> exp.Expr:
+    """A boolean as 1/0 (NULL stays NULL), written ``CASE WHEN b THEN 1 WHEN NOT b THEN 0 END``
+    rather than ``CAST(b AS INT)``: PostgreSQL casts no boolean to a DOUBLE, and DuckDB 2.0
+    pushes a cast of a CSV column into the CSV reader, which then parses ``true`` as an
+    INTEGER and fails ("Could not convert string "true" to 'INTEGER'")."""
+    return exp.Case(
+        ifs=[
+            exp.If(this=value.copy(), true=exp.Literal.number(1)),
+            exp.If(this=exp.Not(this=value.copy()), true=exp.Literal.number(0)),
+        ]
+    )
+
+
 def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) -> exp.Expr:
     """A score or group column as the templates group and order it.
 
     Rule: the column keeps its own type (no cast to DOUBLE, which would merge integers beyond
-    2^53 and decimals closer than a double's precision), except a boolean score, cast to INT
-    (PostgreSQL has no arithmetic on booleans). Where the dialect's GROUP BY keeps -0.0 and
-    0.0 apart (:attr:`sqlauc.dialects.Dialect.signed_zeros_apart`), a floating-point column becomes
-    ``column + 0``: -0.0 + 0 = +0.0 in IEEE arithmetic, every other value is unchanged, and
-    the type stays (an integer 0 widens no column). Integers and decimals hold no -0.0 and are
-    left alone; a score of unknown type (``numeric``: it was checked to be a number where the
-    type is known) gets ``+ 0`` too, a group of unknown type (maybe a string) does not.
+    2^53 and decimals closer than a double's precision), except a boolean score, 1/0
+    (:func:`bool_as_number`: PostgreSQL has no arithmetic on booleans). Where the dialect's
+    GROUP BY keeps -0.0 and 0.0 apart (:attr:`sqlauc.dialects.Dialect.signed_zeros_apart`), a
+    floating-point column becomes ``column + 0``: -0.0 + 0 = +0.0 in IEEE arithmetic, every
+    other value is unchanged, and the type stays (an integer 0 widens no column). Integers and
+    decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
+    checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
+    (maybe a string) does not.
     """
     value = column(name)
     kind = type_class(type_name, dialect)
     if kind == "bool" and numeric:
-        return exp.Cast(this=value, to=_INT.copy())
+        return bool_as_number(value)
     if dialect.signed_zeros_apart is not None and (
         kind == "float" or (kind == "unknown" and numeric)
     ):
@@ -95,11 +121,12 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
     """The literal that a positive label equals, typed to match the label column.
 
     A string ``pos_label`` (what the command line passes) is read by the column's kind:
-    ``true``/``false`` (any case) or ``1``/``0`` for a boolean column, a number for a numeric
-    one (``"01"`` is 1; ``true``/``false`` are 1/0, MySQL's booleans), the exact text for a
-    string column; when the kind is unknown (SQLite,
-    or no connection) a canonical integer (``"1"``, ``"-1"``) is a number, which SQLite also
-    matches against text labels (``'1'``), and any other text is a string.
+    ``true``/``false``, ``t``/``f``, ``yes``/``no``, ``y``/``n``, ``on``/``off`` (any case) or
+    ``1``/``0`` for a boolean column (DuckDB reads a CSV column of ``Yes``/``No`` as one), a
+    number for a numeric one (``"01"`` is 1; ``true``/``false`` are 1/0, MySQL's booleans), the
+    exact text for a string column; when the kind is unknown (SQLite, or no connection) a
+    canonical integer (``"1"``, ``"-1"``) is a number, which SQLite also matches against text
+    labels (``'1'``), and any other text is a string.
     """
     if isinstance(pos_label, float) and math.isnan(pos_label):
         raise DataError("pos_label must not be NaN")
@@ -109,8 +136,8 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
         if pos_label in (False, 0) and not isinstance(pos_label, str):
             return exp.Boolean(this=False)
         text = pos_label.strip().lower() if isinstance(pos_label, str) else None
-        if text in ("true", "false", "1", "0"):
-            return exp.Boolean(this=text in ("true", "1"))
+        if text in _BOOLEAN_TEXT:
+            return exp.Boolean(this=_BOOLEAN_TEXT[text])
         raise DataError(
             f"pos_label={pos_label!r} cannot match the boolean label column {label_name!r}; "
             "use pos_label=True or False"
@@ -230,8 +257,11 @@ def label_of_value(
     return LabelRule(value=value, is_null=is_null, equals=equals)
 
 
-def _as_double(name: str) -> exp.Expr:
-    return exp.Cast(this=column(name), to=_DOUBLE.copy())
+def _as_double(name: str, type_name: str, dialect: Dialect) -> exp.Expr:
+    value: exp.Expr = column(name)
+    if type_class(type_name, dialect) == "bool":
+        value = bool_as_number(value)
+    return exp.Cast(this=value, to=_DOUBLE.copy())
 
 
 def build(
@@ -279,14 +309,14 @@ def build(
         # MIN(boolean)
         value: exp.Expr = label_col.copy()
         if isinstance(positive, exp.Boolean):
-            value = exp.Cast(this=value, to=_INT.copy())
+            value = bool_as_number(value)
         projections.append(exp.alias_(value, "label_value", copy=False))
     if "score" in needed:
         score = normalised(roles.score, roles.score_type, dialect, numeric=True)
         projections.append(exp.alias_(score, "score", copy=False))
     if "weight" in needed:
         weight = (
-            _as_double(roles.weight)
+            _as_double(roles.weight, roles.weight_type, dialect)
             if roles.weight is not None
             else exp.Cast(this=exp.Literal.number(1), to=_DOUBLE.copy())
         )
@@ -298,7 +328,7 @@ def build(
         projections.append(exp.alias_(group, "grp", copy=False))
     if "gw" in needed:
         gw = (
-            _as_double(roles.group_weight_column)
+            _as_double(roles.group_weight_column, roles.group_weight_type, dialect)
             if roles.group_weight_column is not None
             else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
         )
@@ -365,7 +395,7 @@ def _long(
         inner.select(exp.alias_(group, "grp", copy=False), copy=False)
     if "gw" in needed:
         gw = (
-            _as_double(roles.group_weight_column)
+            _as_double(roles.group_weight_column, roles.group_weight_type, dialect)
             if roles.group_weight_column is not None
             else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
         )

@@ -178,6 +178,11 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
             by_types=tuple(kinds[name] for name in roles.by),
             score_type=kinds[roles.score],
             group_type=kinds[roles.group] if roles.group is not None else "",
+            label_type=kinds[roles.label],
+            weight_type=kinds[roles.weight] if roles.weight is not None else "",
+            group_weight_type=(
+                kinds[roles.group_weight_column] if roles.group_weight_column is not None else ""
+            ),
         )
     where = None
     if options.where is not None:

@@ -313,6 +313,34 @@ def test_bad_weights_are_errors(backend, bad):
         sqlauc.auc(backend.con, table, weight="w")
 
 
+def test_boolean_weight_and_score_columns(backend):
+    # a boolean weight is 0/1 and a boolean score 0/1, as scikit-learn reads them (PostgreSQL
+    # refused CAST(boolean AS DOUBLE PRECISION) with its own error)
+    rng = np.random.default_rng(31)
+    y = rng.random(120) < 0.4
+    s = np.round(rng.random(120) + 0.3 * y, 1)
+    hit, w = rng.random(120) < 0.5 + 0.2 * y, rng.random(120) < 0.7
+    table = backend.create(pd.DataFrame({"label": y.astype(int), "score": s, "hit": hit, "w": w}))
+    for method in methods(backend, weighted=True):
+        got = sqlauc.auc(backend.con, table, weight="w", method=method)
+        assert got == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=TOL), method
+    for method in methods(backend, weighted=False):
+        got = sqlauc.auc(backend.con, table, score="hit", method=method)
+        assert got == pytest.approx(roc_auc_score(y, hit), abs=TOL), method
+    curve = sqlauc.roc_curve(backend.con, table, weight="w", drop_intermediate=False)
+    fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(curve["fpr"], fpr, rtol=0, atol=TOL)
+    np.testing.assert_allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
+    groups = rng.integers(0, 4, 120)
+    grouped = backend.create(pd.DataFrame({"g": groups, "label": y.astype(int), "score": s,
+                                           "w": w}))  # fmt: skip
+    frame = pd.DataFrame({"g": groups, "y": y, "s": s, "w": w.astype(float)})
+    expected = gauc_reference(frame, group="g", y_pos="y", score="s", weight="w",
+                              group_weight="w")  # fmt: skip
+    result = sqlauc.gauc(backend.con, grouped, group="g", group_weight="w", weight="w")
+    assert result.gauc == pytest.approx(expected["gauc"], abs=TOL)
+
+
 def test_hostile_identifiers(backend):
     names = HOSTILE_NAMES
     canary = backend.create(pd.DataFrame({"x": [1]}), name=f"canary_{os.getpid()}")

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from datagen import load, make_data
 from reference import brute_auc
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import roc_auc_score, roc_curve
 
 import sqlauc
 
@@ -441,8 +441,12 @@ def test_standard_encodings_missing_class_is_undefined_not_an_error(con, labels,
 
 def test_boolean_label_with_a_string_pos_label(con):
     load(con, "t", pd.DataFrame({"label": [True, False, True], "score": [0.1, 0.2, 0.3]}))
-    with pytest.raises(sqlauc.DataError):
-        sqlauc.auc(con, "t", pos_label="yes")
+    with pytest.raises(sqlauc.DataError, match="boolean label column"):
+        sqlauc.auc(con, "t", pos_label="maybe")
+    # the texts DuckDB reads a boolean from name its classes
+    for positive, negative in (("yes", "no"), ("Y", "N"), ("t", "f"), ("ON", "off")):
+        assert sqlauc.auc(con, "t", pos_label=positive) == 0.5
+        assert sqlauc.auc(con, "t", pos_label=negative) == 0.5
     assert sqlauc.auc(con, "t", pos_label=True) == 0.5
     assert sqlauc.auc(con, "t", pos_label=False) == 0.5
     assert sqlauc.auc(con, "t", pos_label=0) == 0.5
@@ -457,6 +461,46 @@ def test_varchar_score_or_weight_is_a_data_error(con, role):
             sqlauc.auc(con, "t")
         else:
             sqlauc.auc(con, "t", score="s", weight="w")
+
+
+@pytest.mark.parametrize(
+    ("texts", "pos_label"),
+    [(("true", "false"), 1), (("true", "false"), "true"), (("Yes", "No"), "Yes"),
+     (("Yes", "No"), "No")],
+)  # fmt: skip
+def test_csv_with_boolean_text_columns(tmp_path, texts, pos_label):
+    # DuckDB reads these CSV columns as BOOLEAN; DuckDB 2.0 pushed CAST(label AS INT) into
+    # the CSV reader, which then failed on "true" ("Could not convert string ... to
+    # 'INTEGER'"), and pos_label="Yes" could not name a class of the file's Yes/No labels
+    rng = np.random.default_rng(7)
+    n = 300
+    y = rng.random(n) < 0.4
+    s = np.round(rng.random(n) + 0.3 * y, 2)
+    flag = rng.random(n) < 0.5  # a boolean score, and a boolean weight
+    text = np.where(y, *texts)
+    path = tmp_path / "booleans.csv"
+    weights = np.where(rng.random(n) < 0.7, *texts)
+    pd.DataFrame({"label": text, "score": s, "hit": np.where(flag, *texts), "w": weights}).to_csv(
+        path, index=False
+    )
+    frame = pd.read_csv(path, keep_default_na=False, dtype=str)
+    positive = texts[0] if pos_label == 1 or pos_label == texts[0].lower() else pos_label
+    y_pos = (frame["label"] == positive).to_numpy()
+    w = (frame["w"] == texts[0]).to_numpy().astype(float)
+    hit = (frame["hit"] == texts[0]).to_numpy().astype(float)
+    assert sqlauc.auc(None, path, pos_label=pos_label) == pytest.approx(
+        roc_auc_score(y_pos, s), abs=TOL
+    )
+    assert sqlauc.auc(None, path, score="hit", pos_label=pos_label) == pytest.approx(
+        roc_auc_score(y_pos, hit), abs=TOL
+    )
+    assert sqlauc.auc(None, path, weight="w", pos_label=pos_label) == pytest.approx(
+        roc_auc_score(y_pos, s, sample_weight=w), abs=TOL
+    )
+    curve = sqlauc.roc_curve(None, path, pos_label=pos_label, drop_intermediate=False)
+    fpr, tpr, _ = roc_curve(y_pos, s, drop_intermediate=False)
+    np.testing.assert_allclose(curve["fpr"], fpr, rtol=0, atol=TOL)
+    np.testing.assert_allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
 
 
 def test_csv_with_text_scores_is_a_data_error(tmp_path):
