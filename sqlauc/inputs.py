@@ -33,13 +33,14 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
-from sqlauc.dialects import Dialect, type_class
+from sqlauc.dialects import Dialect, type_class, type_kind
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
 LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 
 _DOUBLE = exp.DataType.build("DOUBLE")
+_BINARY = exp.DataType.build("BINARY")
 _INT = exp.DataType.build("INT")
 
 PosLabel = int | float | str | bool
@@ -93,6 +94,17 @@ def bool_as_number(value: exp.Expr) -> exp.Expr:
     )
 
 
+def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
+    """A string column compared and grouped by its exact value: ``CAST(x AS BINARY)`` where
+    the engine's default collation folds case, accents or trailing spaces
+    (:attr:`~sqlauc.dialects.Dialect.strings_folded`: MySQL/MariaDB), so that the labels
+    ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
+    pandas. Any other column is returned as it is."""
+    if dialect.strings_folded is not None and type_kind(type_name, dialect) == "string":
+        return exp.Cast(this=value, to=_BINARY.copy())
+    return value
+
+
 def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) -> exp.Expr:
     """A score or group column as the templates group and order it.
 
@@ -106,8 +118,10 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
     (maybe a string) does not.
     """
-    value = column(name)
+    value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
+    if not numeric:
+        value = exact_text(value, type_name, dialect)
     if kind == "bool" and numeric:
         return bool_as_number(value)
     if dialect.signed_zeros_apart is not None and (
@@ -298,7 +312,7 @@ def build(
     needed = set(needed)
     if roles.scores:
         return _long(source, roles, positive, where, needed, dialect, negative)
-    label_col = column(roles.label)
+    label_col = exact_text(column(roles.label), roles.label_type, dialect)
     projections: list[exp.Expr] = []
     if "label" in needed:
         of_group = column(roles.group) if roles.group is not None and "grp" in needed else None

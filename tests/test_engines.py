@@ -209,6 +209,47 @@ def test_gauc_with_string_groups_and_single_class_groups(backend):
     assert (result.groups_used, result.groups_skipped) == (2, 1)
 
 
+#: Strings that differ only in case, accents or trailing spaces: one value under MySQL's and
+#: MariaDB's default collations, different values to scikit-learn and pandas.
+FOLDED = ["u1", "U1", "u1 ", "é", "e"]
+
+
+def test_groups_differing_in_case_accents_or_spaces_are_apart(backend):
+    rng = np.random.default_rng(23)
+    n = 150
+    groups = rng.choice(FOLDED, n)
+    y = rng.random(n) < 0.4
+    s = np.round(rng.random(n) + 0.4 * y, 1)
+    frame = pd.DataFrame({"g": groups, "label": y.astype(int), "score": s})
+    table = backend.create(frame)
+    expected = gauc_reference(frame.assign(y=y), group="g", y_pos="y", score="score")
+    for method in methods(backend, weighted=False, metric="gauc"):
+        result = sqlauc.gauc(backend.con, table, group="g", method=method)
+        assert result.gauc == pytest.approx(expected["gauc"], abs=TOL), method
+        counts = (expected["groups_used"], expected["groups_skipped"])
+        assert (result.groups_used, result.groups_skipped) == counts
+    per_group = sqlauc.group_auc(backend.con, table, group="g").sort_values("g")
+    assert per_group["g"].tolist() == sorted(FOLDED)
+    reference = expected["groups"].sort_values("group")
+    np.testing.assert_allclose(per_group["auc"], reference["auc"], rtol=0, atol=TOL)
+
+
+def test_labels_differing_in_case_or_spaces_are_different_labels(backend):
+    # scikit-learn: 'Yes' is not pos_label='yes', and 'yes'/'YES'/'no' are three labels
+    table = backend.create(pd.DataFrame({"label": ["Yes", "no", "Yes", "no"],
+                                         "score": [0.9, 0.1, 0.4, 0.5]}))  # fmt: skip
+    with pytest.raises(sqlauc.DataError, match="pos_label='yes' is not among the labels"):
+        sqlauc.auc(backend.con, table, pos_label="yes")
+    assert sqlauc.auc(backend.con, table, pos_label="Yes") == pytest.approx(0.75, abs=TOL)
+    for third in ("YES", "yes "):
+        table = backend.create(pd.DataFrame({"label": ["yes", "no", third, "no"],
+                                             "score": [0.9, 0.1, 0.4, 0.5]}))  # fmt: skip
+        with pytest.raises(sqlauc.DataError, match="more than two distinct values"):
+            sqlauc.auc(backend.con, table, pos_label="yes")
+        with pytest.raises(sqlauc.DataError, match="more than two distinct values"):
+            sqlauc.roc_curve(backend.con, table, pos_label="yes")
+
+
 @pytest.mark.parametrize("encoding", ["str", "pm1", "bool"])
 def test_pos_label_and_where(backend, encoding):
     data = make_data(41, 400, kind="round1", encoding=encoding)

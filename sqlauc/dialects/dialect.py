@@ -67,6 +67,12 @@ class Dialect:
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
         Why the engine's GROUP BY keeps -0.0 and 0.0 apart (floats get ``+ 0``), or None.
+    strings_folded
+        Why the engine's string comparisons and GROUP BY, under its default collations, take
+        strings that differ in case, accents or trailing spaces for one value, or None. Where
+        it is set, a string label or group column is compared and grouped as its bytes
+        (``CAST(x AS BINARY)``, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
+        decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
     constant_from
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
@@ -99,6 +105,7 @@ class Dialect:
     query_settings: Mapping[str, int] = field(default_factory=dict)
     default_method: str | None = None
     signed_zeros_apart: str | None = None
+    strings_folded: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
 

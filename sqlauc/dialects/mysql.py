@@ -21,8 +21,13 @@ DIALECT = Dialect(
         9: "INTEGER",
         246: "DECIMAL",
         15: "VARCHAR",
+        252: "TEXT",  # TEXT and BLOB columns
         253: "VARCHAR",
         254: "CHAR",
     },
     engine_functions=frozenset({"now", "dayname", "monthname"}),
+    strings_folded=(
+        "the default collations (utf8mb4_general_ci, utf8mb4_0900_ai_ci) compare 'Yes' = 'yes', "
+        "'e' = 'é' and 'yes ' = 'yes' as TRUE, and GROUP BY merges such values"
+    ),
 )

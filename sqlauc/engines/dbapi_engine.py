@@ -44,6 +44,17 @@ def _type_name(type_code: object, dialect: Dialect) -> str:
     return "UNKNOWN"
 
 
+def _text(value: Any) -> Any:
+    """Bytes fetched from a string compared as its bytes (``Dialect.strings_folded``) as text
+    again: UTF-8, the bytes themselves when they are not (a binary or non-UTF-8 column)."""
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return value
+    return value
+
+
 def driver_module(con: object) -> str:
     """The top-level module a connection object comes from (``psycopg``, ``sqlite3``...)."""
     return type(con).__module__.split(".")[0]
@@ -165,6 +176,8 @@ class DBAPIEngine(Engine):
                     (str(d[0]), _type_name(d[1], self.dialect)) for d in cursor.description or []
                 ]
                 rows = [tuple(row) for row in cursor.fetchall()]
+                if self.dialect.strings_folded is not None:
+                    rows = [tuple(_text(v) for v in row) for row in rows]
             finally:
                 cursor.close()
         return rows, description
