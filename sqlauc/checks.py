@@ -1,7 +1,8 @@
 """Turn the diagnostics a metric query returned into errors and warnings (one style).
 
 Order: empty input (or every weight 0) -> NaN/inf scores -> bad weights -> more than two label
-values -> pos_label not among the labels -> (warnings) excluded NULL rows, a single class.
+values -> labels other than 0/1 or -1/1 without a pos_label -> pos_label not among the labels ->
+(warnings) excluded NULL rows, a single class.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlglot import exp
 from sqlauc import render
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, ExcludedRowsWarning
+from sqlauc.options import DEFAULT_POS_LABEL
 from sqlauc.results import Diagnostics
 
 if TYPE_CHECKING:
@@ -88,6 +90,36 @@ def _format_labels(values: list[Any]) -> str:
     return "[" + ", ".join(repr(v) for v in shown) + more + "]"
 
 
+def _as_number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_default_pos_label(diag: Diagnostics, plan: Plan, engine: Engine) -> None:
+    """Without ``pos_label=``, 1 is the positive class of labels 0/1 or -1/1 (numbers or their
+    text) only, as in scikit-learn's ``roc_curve``: labels such as 1/2 are refused with an
+    error asking which one is positive (``roc_auc_score`` would take the greater one)."""
+    seen: list[Any] = []
+    if diag.positives > 0:
+        seen.append(1)
+    for value in (diag.neg_label_min, diag.neg_label_max):
+        if value is not None:
+            seen.append(value)
+    if diag.neg_label_min is None and isinstance(plan.negative, exp.Literal):
+        seen.append(plan.negative.this)  # the one negative label the sample showed
+    numbers = {_as_number(v) for v in seen}
+    if any(numbers <= allowed for allowed in _STANDARD_ENCODINGS):
+        return
+    labels = _labels_seen(plan, engine)
+    raise DataError(
+        f"label column {plan.roles.label!r} holds {_format_labels(labels)} and no pos_label "
+        "was given: pass pos_label= the positive one (without it, 1 is the positive class "
+        "only for labels 0/1, -1/1 or booleans, as in scikit-learn's roc_curve)"
+    )
+
+
 def check(
     diag: Diagnostics,
     plan: Plan,
@@ -151,6 +183,8 @@ def check(
             + _untyped_hint(plan, seen)
         )
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
+    if options.pos_label is DEFAULT_POS_LABEL and plan.label_kind != "bool":
+        _check_default_pos_label(diag, plan, engine)
     if diag.positives == 0 and negatives:
         pos_value: Any = options.pos_label
         if isinstance(plan.positive, exp.Literal) and plan.positive.is_number:

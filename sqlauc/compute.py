@@ -12,7 +12,7 @@ from typing import Any
 from sqlauc import dialects, metrics, pipeline
 from sqlauc.engines import Engine, open_engine
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import Options, invalid, validate
+from sqlauc.options import Options, invalid, plain_pos_label, validate
 from sqlauc.sources import Source, resolve
 
 Table = Any  # a table name (str or tuple of parts), a Query, a path, or a DataFrame
@@ -51,6 +51,8 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
     for key in ("by", "metrics"):
         if key in names and names[key] is None:
             names[key] = ()
+    if "pos_label" in given:
+        names["pos_label"] = plain_pos_label(given["pos_label"])
     return Options(**(given | names))
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from sqlauc import checks, metrics
 from sqlauc.compute import run_metric
 from sqlauc.errors import UndefinedMetricWarning
-from sqlauc.options import PosLabel, validate
+from sqlauc.options import DEFAULT_POS_LABEL, PosLabel, validate
 
 PR_COLUMNS = ["threshold", "precision", "recall", "tp", "fp"]
 
@@ -149,7 +149,7 @@ def precision_recall_curve(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     drop_intermediate: bool = False,
     dialect: str | None = None,
@@ -223,7 +223,7 @@ def average_precision(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     dialect: str | None = None,
 ) -> float:

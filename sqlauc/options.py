@@ -29,7 +29,24 @@ EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc"
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
-__all__ = ["Options", "PosLabel", "invalid", "validate"]
+__all__ = ["DEFAULT_POS_LABEL", "Options", "PosLabel", "invalid", "validate"]
+
+
+class _DefaultPosLabel(int):
+    """The ``pos_label`` of a call that does not give one: 1, told apart from an explicit 1.
+
+    As in scikit-learn's ``roc_curve``, 1 is the positive class by default only for labels
+    0/1, -1/1 (numbers, or their text) and booleans; any other pair of labels, such as 1/2,
+    is ambiguous (``roc_auc_score`` would take the greater label, 2) and needs ``pos_label=``
+    (:func:`sqlauc.checks.check` says so). It is the int 1 everywhere else.
+    """
+
+    def __repr__(self) -> str:
+        return "1"
+
+
+#: The default ``pos_label`` (see :class:`_DefaultPosLabel`): signatures show it as 1.
+DEFAULT_POS_LABEL: int = _DefaultPosLabel(1)
 
 
 @dataclass(frozen=True)
@@ -39,7 +56,7 @@ class Options:
     label: str = "label"
     score: str = "score"
     weight: str | None = None
-    pos_label: PosLabel = 1
+    pos_label: PosLabel = DEFAULT_POS_LABEL
     where: str | None = None
     method: str = "auto"
     group: str | None = None
@@ -73,7 +90,17 @@ def _name(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+def plain_pos_label(value: Any) -> Any:
+    """A NumPy scalar ``pos_label`` (``np.int64(1)``, ``np.True_``, what ``df.label.max()``
+    returns, and what scikit-learn takes) as the Python value it holds; anything else as
+    it is."""
+    if type(value).__module__ == "numpy" and callable(getattr(value, "item", None)):
+        return value.item()
+    return value
+
+
 def _pos_label(value: Any) -> bool:
+    value = plain_pos_label(value)
     if isinstance(value, float):
         return not math.isnan(value)
     return isinstance(value, (bool, int, str))

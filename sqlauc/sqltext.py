@@ -16,7 +16,7 @@ from sqlauc.metrics.auc import Method
 from sqlauc.metrics.compare import check_scores
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.metrics.roc_curve import RocMethod
-from sqlauc.options import Options, PosLabel, invalid, validate
+from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
 
 
@@ -39,7 +39,7 @@ def sql(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     method: Method | RocMethod = "auto",
     group: str | None = None,

@@ -312,6 +312,31 @@ def test_single_class_is_nan_with_a_warning(backend):
         assert math.isnan(sqlauc.auc(backend.con, table))
 
 
+def test_labels_other_than_0_1_need_a_pos_label(backend):
+    # labels 1/2: scikit-learn's roc_curve refuses them without pos_label (roc_auc_score takes
+    # the greater, 2); sqlauc took 1 as the positive class, silently the other AUC
+    rng = np.random.default_rng(29)
+    y = rng.random(80) < 0.4
+    s = np.round(rng.random(80) + 0.3 * y, 1)
+    groups = rng.integers(0, 3, 80)
+    table = backend.create(pd.DataFrame({"g": groups, "label": np.where(y, 2, 1), "score": s}))
+    for call, extra in ((sqlauc.auc, {}), (sqlauc.roc_curve, {}), (sqlauc.gauc, {"group": "g"}),
+                        (sqlauc.precision_recall_curve, {})):  # fmt: skip
+        with pytest.raises(sqlauc.DataError, match=r"holds \[1, 2\] and no pos_label was given"):
+            call(backend.con, table, **extra)
+    assert sqlauc.auc(backend.con, table, pos_label=2) == pytest.approx(
+        roc_auc_score(y, s), abs=TOL
+    )
+    assert sqlauc.auc(backend.con, table, pos_label=1) == pytest.approx(
+        roc_auc_score(~y, s), abs=TOL
+    )
+    # 0/1 and -1/1, as numbers or text, keep 1 as the default positive class
+    for negative, positive in ((0, 1), (-1, 1), ("0", "1")):
+        labels = np.where(y, positive, negative).astype(type(positive))
+        table = backend.create(pd.DataFrame({"label": labels, "score": s}))
+        assert sqlauc.auc(backend.con, table) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+
+
 def test_a_third_label_is_an_error(backend):
     table = backend.create(pd.DataFrame({"label": [1, 0, 2, 0], "score": [0.1, 0.2, 0.3, 0.4]}))
     with pytest.raises(sqlauc.DataError, match="label"):

@@ -126,3 +126,17 @@ def test_sql_with_the_connection_shows_the_known_negative(con):
     text = sqlauc.sql("auc", "t", con=con)
     assert "ELSE 2" in text  # the third-value code of the known-negative mapping
     assert "ELSE 2" not in sqlauc.sql("auc", "t")  # no connection: nothing is known
+
+
+def test_labels_1_2_without_pos_label_even_when_the_sample_names_the_negative(con):
+    # method="auto" samples the first rows, learns the negative label (2) from them, and the
+    # metric query then knows it in advance: 1/2 labels still need pos_label=
+    labels = np.where(np.arange(N) % 3 == 0, 1, 2)
+    load(con, "t", _frame(labels))
+    frame = _frame(labels)
+    assert _plan(con, "auc").negative is not None  # the sampled path
+    with pytest.raises(sqlauc.DataError, match="no pos_label was given"):
+        sqlauc.auc(con, "t")
+    assert sqlauc.auc(con, "t", pos_label=1) == pytest.approx(
+        roc_auc_score(labels == 1, frame["score"]), abs=1e-12
+    )

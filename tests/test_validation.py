@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import roc_auc_score
 
 import sqlauc
 
@@ -269,3 +271,30 @@ def test_every_public_function_is_covered():
         if callable(getattr(sqlauc, name)) and not isinstance(getattr(sqlauc, name), type)
     }
     assert public == covered
+
+
+@pytest.mark.parametrize("function", METRIC_FUNCTIONS)
+@pytest.mark.parametrize(
+    ("labels", "pos_label"),
+    [([0, 1, 1, 0], np.int64(1)), ([1, 2, 2, 1], np.int8(2)), ([0, 1, 1, 0], np.uint8(0)),
+     ([False, True, True, False], np.bool_(True)), ([1.0, 0.0, 0.0, 1.0], np.float32(1.0))],
+)  # fmt: skip
+def test_numpy_scalar_pos_label_is_its_value(function, labels, pos_label):
+    # what df.label.max() or np.unique(y)[1] returns, and what scikit-learn takes: it was
+    # refused as "not a single int, float (not NaN), str or bool"
+    frame = pd.DataFrame({"label": labels, "score": [0.9, 0.1, 0.4, 0.5], "g": [1, 1, 1, 1]})
+    call = getattr(sqlauc, function)
+    plain = pos_label.item()
+    got = call(None, frame, pos_label=pos_label, **_group(function))
+    expected = call(None, frame, pos_label=plain, **_group(function))
+    if isinstance(got, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected)
+    elif isinstance(got, float):
+        y = np.asarray(labels) == plain
+        reference = roc_auc_score(y, frame["score"])
+        if function == "auc":
+            assert got == pytest.approx(reference, abs=1e-12)
+        assert got == expected
+    else:
+        assert got.gauc == pytest.approx(roc_auc_score(np.asarray(labels) == plain,
+                                                       frame["score"]), abs=1e-12)  # fmt: skip

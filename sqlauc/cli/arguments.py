@@ -14,6 +14,7 @@ from typing import NoReturn
 import sqlauc
 from sqlauc import dialects, metrics
 from sqlauc.cli.errors import EXIT_USAGE, UsageError
+from sqlauc.options import DEFAULT_POS_LABEL
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -123,7 +124,7 @@ def column_options(parser: argparse.ArgumentParser, *, offline: bool) -> None:
     parser.add_argument(
         "--pos-label",
         type=pos_label if offline else str,
-        default=1,
+        default=DEFAULT_POS_LABEL,
         metavar="VALUE",
         help=(
             "the positive label (default: 1; a number, true/false, or else a string)"

@@ -10,7 +10,7 @@ from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import Options, PosLabel
+from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import AUCResult
 
@@ -153,7 +153,7 @@ def auc(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     method: Method = "auto",
     dialect: str | None = None,
@@ -188,7 +188,9 @@ def auc(
         Sample-weight column (finite, >= 0). Zero-weight rows behave exactly like absent rows.
     pos_label : int, float, str or bool, default 1
         The positive label. Must be among string labels; with 0/1, -1/1 or boolean labels a
-        missing class is the single-class case.
+        missing class is the single-class case. When not given, 1 is positive only for labels
+        0/1, -1/1 or booleans (scikit-learn's ``roc_curve`` rule); other labels (1/2, ...) are
+        an error asking for it.
     where : str, optional
         A filter in the engine's SQL dialect, parsed and whitelisted (no subqueries,
         comments or unknown functions).

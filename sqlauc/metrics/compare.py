@@ -19,7 +19,7 @@ from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, z_value
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import Options, PosLabel, invalid
+from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
@@ -128,7 +128,7 @@ def compare(
     scores: Sequence[str] = ("score_a", "score_b"),
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     level: float = 0.95,
     dialect: str | None = None,

@@ -27,7 +27,7 @@ from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
 from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import EVALUATE_METRICS, Options, PosLabel, invalid
+from sqlauc.options import DEFAULT_POS_LABEL, EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
@@ -366,7 +366,7 @@ def evaluate(
     scores: str | Sequence[str] = ("score",),
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     ci: float | None = 0.95,
     max_fpr: float | None = None,

@@ -12,7 +12,7 @@ from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import RANK_ALIAS, Method
 from sqlauc.metrics.group_auc import GROUP_PARAMETERS, group_params
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import PosLabel
+from sqlauc.options import DEFAULT_POS_LABEL, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import GAUCResult
 
@@ -98,7 +98,7 @@ def gauc(
     score: str = "score",
     weight: str | None = None,
     group_weight: str = "impressions",
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     method: Method = "auto",
     dialect: str | None = None,

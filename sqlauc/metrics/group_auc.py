@@ -20,7 +20,7 @@ from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Method
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import GROUP_WEIGHTS, Options, PosLabel
+from sqlauc.options import DEFAULT_POS_LABEL, GROUP_WEIGHTS, Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import GroupAUCResult
 
@@ -124,7 +124,7 @@ def group_auc(
     score: str = "score",
     weight: str | None = None,
     group_weight: str = "impressions",
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     method: Method = "auto",
     dialect: str | None = None,

@@ -13,7 +13,7 @@ from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import Options, PosLabel
+from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import CurveResult
 
@@ -106,7 +106,7 @@ def roc_curve(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    pos_label: PosLabel = 1,
+    pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     drop_intermediate: bool = True,
     method: RocMethod = "auto",
