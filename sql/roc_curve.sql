@@ -7,13 +7,17 @@
 -- NULL rule: rows with a NULL label or score are excluded and counted.
 -- Reads roc_steps, one row per point, from the formulation's stage: roc_steps.sql (grouped:
 -- one row per distinct score, then a cumulative sum) or roc_steps_rows.sql (one window over
--- the rows, tie blocks corrected): point, threshold, tp, fp and the step into the point
--- (in_pos_w, in_neg_w) and out of it (out_pos_w, out_neg_w, NULL for the last point); and
--- totals (positives, negatives), where the composer appends the diagnostics.
--- is_collinear (1/0) marks a point lying on the straight line through its neighbours: the
--- step into it and the step out of it point the same way (an exact cross product on the
--- counts; the step into the first point comes from the origin). Dropping such points never
--- changes the area. :drop_intermediate = 1 removes them; the first and last are always kept.
+-- the rows, tie blocks corrected): point, threshold, tp, fp, is_first (1/0, the highest
+-- score's point) and the step into the point (in_pos_w, in_neg_w: its own weights) and out of
+-- it (out_pos_w, out_neg_w: the next point's, NULL for the last point); and totals
+-- (positives, negatives), where the composer appends the diagnostics.
+-- is_intermediate (1/0) marks scikit-learn's intermediate point (roc_curve's
+-- drop_intermediate): neither the first nor the last point, and the step out of it equals the
+-- step into it in both coordinates (sklearn: a zero second difference of fps and of tps), so
+-- it lies on the straight line through its neighbours and dropping it never changes the
+-- area. The weights are compared exactly as summed (sklearn compares float second
+-- differences of its cumulative sums: the same verdict whenever the sums are exact, as for
+-- integer or dyadic weights). :drop_intermediate = 1 removes these points.
 -- The origin row also carries the diagnostics (the metric's spec says so); NULL elsewhere.
 -- The flags are integers 1/0, not booleans (T-SQL and Oracle <= 21 have no boolean values).
 WITH flagged AS (
@@ -22,7 +26,7 @@ WITH flagged AS (
         CAST(NULL AS DOUBLE) AS threshold,
         CAST(0 AS DOUBLE) AS tp,
         CAST(0 AS DOUBLE) AS fp,
-        0 AS is_collinear,
+        0 AS is_intermediate,
         1 AS is_origin
     FROM totals
     UNION ALL
@@ -31,7 +35,9 @@ WITH flagged AS (
         CAST(threshold AS DOUBLE) AS threshold,  -- a float64 threshold, as sklearn's
         tp,
         fp,
-        CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
+        CASE
+            WHEN is_first = 0 AND in_pos_w = out_pos_w AND in_neg_w = out_neg_w THEN 1 ELSE 0
+        END AS is_intermediate,
         0 AS is_origin
     FROM roc_steps
 )
@@ -42,10 +48,10 @@ SELECT
     CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
     flagged.tp,
     flagged.fp,
-    flagged.is_collinear,
+    flagged.is_intermediate,
     CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
     CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives
 FROM flagged
 CROSS JOIN totals
-WHERE :drop_intermediate = 0 OR flagged.is_collinear = 0
+WHERE :drop_intermediate = 0 OR flagged.is_intermediate = 0
 ORDER BY flagged.point

@@ -3,7 +3,8 @@
 -- One row per distinct score with a used row, from score_counts (score_counts.sql): the
 -- cumulative positive / negative weight at or above the score (tp, fp), with an explicit ROWS
 -- frame over the distinct scores, highest first (deterministic on every engine), the step into
--- the point (its own weights) and out of it (the next score's); totals holds P and N.
+-- the point (its own weights) and out of it (the next score's), and is_first (1/0: the highest
+-- score's point, whose step comes from the origin); totals holds P and N.
 -- One sort: the cumulative sums and the next point's weights share ORDER BY score DESC.
 -- Unweighted, pos_w / neg_w are integers, so the cumulative sums are exact; each is
 -- converted to DOUBLE once, where it leaves this stage.
@@ -17,6 +18,7 @@ WITH totals AS (
 )
 SELECT
     ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
+    CASE WHEN ROW_NUMBER() OVER (ORDER BY score DESC) = 1 THEN 1 ELSE 0 END AS is_first,
     score AS threshold,
     CAST(SUM(pos_w) OVER (
         ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW

@@ -124,8 +124,8 @@ candidates AS (
     -- the rows the points need, the only rows walked hands on (read once, so DuckDB streams
     -- it): every row of a tie block (their totals), and each block end that may be a point.
     -- With :drop_intermediate = 1 a block end of one row whose next block is one row too is
-    -- dropped here when it is collinear (its step and the next row's point the same way: the
-    -- cross product of the weights, the test roc_curve.sql applies to the points it reads,
+    -- dropped here when it is intermediate (not the first point, row 1, and its step equals
+    -- the next row's in both weights: the test roc_curve.sql applies to the points it reads,
     -- on the same numbers): with mostly distinct scores that is most rows. The block ends
     -- kept are tested again by roc_curve.sql, with their tie blocks' totals.
     SELECT
@@ -150,7 +150,8 @@ candidates AS (
                 :drop_intermediate = 0
                 OR next_tied = 1
                 OR next_pos_w IS NULL
-                OR :weighted = 1 AND neg_w * next_pos_w <> pos_w * next_neg_w
+                OR point = 1
+                OR :weighted = 1 AND (pos_w <> next_pos_w OR neg_w <> next_neg_w)
                 OR :weighted = 0 AND CAST(is_pos AS DOUBLE) <> next_pos_w
             )
         )
@@ -174,9 +175,11 @@ totals AS (
 ),
 tie_blocks AS (
     -- the totals of each block of two or more rows (only tied rows are grouped), keyed by
-    -- its score (the next block's is the end row's next_score)
+    -- its score (the next block's is the end row's next_score), and its first row's number
+    -- (1 for the first point's block)
     SELECT
         used_score AS block_score,
+        MIN(point) AS block_first,
         CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END
             AS block_pos_w,
         CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END
@@ -185,13 +188,18 @@ tie_blocks AS (
     WHERE in_tie = 1
     GROUP BY used_score
 )
--- one row per point (the last row of each block); the steps into and out of it. Every
--- column aliased: ClickHouse names an unaliased ends.x column "ends.x"
+-- one row per point (the last row of each block), is_first, the steps into and out of it.
+-- Every column aliased: ClickHouse names an unaliased ends.x column "ends.x"
 SELECT
     ends.point AS point,
     ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
+    CASE
+        WHEN ends.in_tie = 1 THEN CASE WHEN own.block_first = 1 THEN 1 ELSE 0 END
+        WHEN ends.point = 1 THEN 1
+        ELSE 0
+    END AS is_first,
     CAST(CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS DOUBLE)
         AS in_pos_w,
     CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS DOUBLE)

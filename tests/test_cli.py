@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 from datagen import make_data
 from PIL import Image
-from sklearn.metrics import precision_recall_curve, roc_auc_score
+from sklearn.metrics import precision_recall_curve, roc_auc_score, roc_curve
 from test_messages import labelled
 
 import sqlauc
@@ -190,7 +190,7 @@ def test_roc_all_points_json_equals_roc_curve(workdir):
         assert got == curve[column].tolist()
 
 
-def test_roc_default_drops_collinear_points_csv(workdir):
+def test_roc_default_drops_intermediate_points_csv(workdir, frame):
     rows = as_csv(ok(run("roc", "data.parquet", "--score", "score", "--score", "other",
                          "--format", "csv", cwd=workdir)))  # fmt: skip
     for model in ("score", "other"):
@@ -199,6 +199,11 @@ def test_roc_default_drops_collinear_points_csv(workdir):
         assert mine[0]["threshold"] == "inf"
         assert [float(r["tpr"]) for r in mine] == curve["tpr"].tolist()
         assert [float(r["threshold"]) for r in mine] == curve["threshold"].tolist()
+        # scikit-learn's drop_intermediate=True points
+        fpr, tpr, thresholds = roc_curve(frame["label"], frame[model])
+        assert [float(r["threshold"]) for r in mine] == thresholds.tolist()
+        np.testing.assert_allclose([float(r["fpr"]) for r in mine], fpr, atol=ATOL, rtol=0)
+        np.testing.assert_allclose([float(r["tpr"]) for r in mine], tpr, atol=ATOL, rtol=0)
 
 
 def test_pr_csv_equals_sklearn(workdir, frame):

@@ -116,8 +116,40 @@ def test_roc_curve_equals_sklearn(backend, weights, kind, method):
         np.testing.assert_allclose(full["fpr"], fpr, rtol=0, atol=TOL)
         np.testing.assert_allclose(full["tpr"], tpr, rtol=0, atol=TOL)
     dropped = sqlauc.roc_curve(backend.con, table, weight=data.weight, method=method)
-    assert len(dropped) < len(full)
+    if weights is None:
+        # scikit-learn's drop_intermediate=True points
+        fpr, tpr, thresholds = roc_curve(data.y, data.s)
+        assert len(dropped) == len(thresholds) < len(full)
+        np.testing.assert_array_equal(dropped["threshold"], thresholds)
+        np.testing.assert_allclose(dropped["fpr"], fpr, rtol=0, atol=TOL)
+        np.testing.assert_allclose(dropped["tpr"], tpr, rtol=0, atol=TOL)
     assert set(dropped["threshold"]) <= set(full["threshold"])
+    assert dropped["threshold"].iloc[1] == full["threshold"].iloc[1]
+    area = trapezoid(dropped["fpr"], dropped["tpr"])
+    assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
+
+
+@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
+@pytest.mark.parametrize(
+    ("kind", "weights"),
+    [("continuous", None), ("few", None), ("round1", "int"), ("continuous", "dyadic"),
+     ("round2", "dyadic")],
+)  # fmt: skip
+def test_roc_curve_drop_intermediate_equals_sklearn(backend, kind, weights, method):
+    """drop_intermediate=True gives scikit-learn's points: the first point kept, a point
+    dropped when the step out of it equals the step into it. Integer and dyadic weights (every
+    sum exact, in sklearn's cumulative sums and the SQL's step weights alike)."""
+    data = make_data(22, 300, kind=kind, weights="float" if weights == "dyadic" else weights)
+    if weights == "dyadic":
+        data.w = np.round(data.w * 4) / 4
+        data.frame["w"] = data.w
+    table = backend.create(data.frame)
+    dropped = sqlauc.roc_curve(backend.con, table, weight=data.weight, method=method)
+    fpr, tpr, thresholds = roc_curve(data.y, data.s, sample_weight=data.w)
+    assert len(dropped) == len(thresholds)
+    np.testing.assert_array_equal(dropped["threshold"], thresholds)
+    np.testing.assert_allclose(dropped["fpr"], fpr, rtol=0, atol=TOL)
+    np.testing.assert_allclose(dropped["tpr"], tpr, rtol=0, atol=TOL)
     area = trapezoid(dropped["fpr"], dropped["tpr"])
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
 

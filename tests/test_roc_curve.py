@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from datagen import load, make_data
-from reference import brute_auc, brute_roc, collinear_points, trapezoid
+from reference import brute_auc, brute_roc, trapezoid
 from sklearn.exceptions import UndefinedMetricWarning as SklearnUndefinedMetricWarning
 from sklearn.metrics import roc_auc_score, roc_curve
 
@@ -78,19 +78,30 @@ def test_full_curve_equals_sklearn(con, seed, kind, weights, method):
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=ATOL)
 
 
+def check_equals_sklearn(curve, sk):
+    """``curve`` is scikit-learn's ``roc_curve`` output ``sk``: the same thresholds, exactly,
+    and the same rates to 1e-12."""
+    fpr, tpr, thresholds = sk
+    assert len(curve) == len(thresholds)
+    np.testing.assert_array_equal(curve["threshold"].to_numpy(), thresholds)
+    np.testing.assert_allclose(curve["fpr"].to_numpy(), fpr, rtol=0, atol=ATOL)
+    np.testing.assert_allclose(curve["tpr"].to_numpy(), tpr, rtol=0, atol=ATOL)
+
+
 @pytest.mark.parametrize(("seed", "kind", "weights"), CASES)
-def test_dropped_curve_keeps_area_and_removes_every_collinear_point(
-    con, seed, kind, weights, method
-):
+def test_dropped_curve_equals_sklearn_and_keeps_area(con, seed, kind, weights, method):
     data = make_data(1100 + seed, 60 + 40 * seed, kind=kind, weights=weights)
     if weights == "float":
-        # dyadic weights keep the counts exact, so collinearity is decidable exactly
+        # dyadic weights (multiples of 1/4) keep every sum exact, in sklearn's cumulative
+        # sums and in the SQL's step weights alike, so "equal steps" is decided exactly
         data.w = np.round(data.w * 4) / 4
         data.frame["w"] = data.w
     load(con, "t", data.frame)
     full = sqlauc.roc_curve(con, "t", method=method, weight=data.weight, drop_intermediate=False)
     kept = sqlauc.roc_curve(con, "t", method=method, weight=data.weight, drop_intermediate=True)
     check_shape(kept)
+    # scikit-learn's drop_intermediate=True points: thresholds exactly, rates to 1e-12
+    check_equals_sklearn(kept, sk_curve(data, drop_intermediate=True))
     # same area
     assert trapezoid(kept["fpr"], kept["tpr"]) == pytest.approx(
         trapezoid(full["fpr"], full["tpr"]), abs=ATOL
@@ -102,31 +113,41 @@ def test_dropped_curve_keeps_area_and_removes_every_collinear_point(
     merged = kept.merge(full, on="threshold", how="left", suffixes=("", "_full"))
     for column in ("fpr", "tpr", "tp", "fp"):
         np.testing.assert_array_equal(merged[column], merged[f"{column}_full"])
-    # first and last points are kept
-    assert kept.iloc[0].equals(full.iloc[0])
-    assert kept.iloc[-1].equals(full.iloc[-1])
-    # no collinear point is left, and exactly the collinear points of the full curve are gone
-    assert collinear_points(kept["fp"], kept["tp"]) == []
-    collinear = set(collinear_points(full["fp"], full["tp"]))
-    dropped = set(np.flatnonzero(~full["threshold"].isin(kept["threshold"])).tolist())
-    assert dropped == collinear
-    # never longer than scikit-learn's own dropped curve (which keeps some collinear points)
-    _, _, sk_thresholds = sk_curve(data, drop_intermediate=True)
-    assert len(kept) <= len(sk_thresholds)
-    assert set(kept["threshold"]) <= set(sk_thresholds)
+    # the origin, the first real point and the last point are kept
+    for i in (0, 1, -1):
+        assert kept.iloc[i].equals(full.iloc[i])
 
 
-def test_drop_intermediate_removes_runs_of_collinear_points(method):
-    # all positives first, then all negatives: the curve is (0,0) -> (0,1) -> (1,1)
-    df = pd.DataFrame({"label": [1, 1, 1, 0, 0, 0], "score": [6, 5, 4, 3, 2, 1]})
-    kept = sqlauc.roc_curve(None, df, method=method)
-    assert list(zip(kept["fpr"], kept["tpr"], strict=True)) == [(0, 0), (0, 1), (1, 1)]
-    assert kept["threshold"].tolist() == [math.inf, 4.0, 1.0]
-    # a diagonal: every point between the origin and (1, 1) is collinear
-    df = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0], "score": [3, 3, 2, 2, 1, 1]})
-    kept = sqlauc.roc_curve(None, df, method=method)
-    assert list(zip(kept["fpr"], kept["tpr"], strict=True)) == [(0, 0), (1, 1)]
-    assert kept["threshold"].tolist() == [math.inf, 1.0]
+def test_drop_intermediate_keeps_the_first_point_and_drops_only_equal_steps(con, method):
+    cases = [
+        # all positives first, then all negatives: points (0,1) (0,2) (0,3) (1,3) (2,3) (3,3);
+        # the first point is kept although it lies on the segment from the origin, 3.0 and
+        # 2.0 are dropped (the step into them repeats), 4.0 turns the corner
+        ([1, 1, 1, 0, 0, 0], [6, 5, 4, 3, 2, 1], None, [6.0, 4.0, 1.0]),
+        # a diagonal of equal steps (1, 1): the middle point is dropped, not the first
+        ([1, 0, 1, 0, 1, 0], [3, 3, 2, 2, 1, 1], None, [3.0, 1.0]),
+        # collinear but unequal steps (1, 1) then (2, 2) then (1, 1): every point is kept
+        ([1, 0, 1, 1, 0, 0, 1, 0], [3, 3, 2, 2, 2, 2, 1, 1], None, [3.0, 2.0, 1.0]),
+        # weighted: a negative of weight 2, a block of two negatives of weight 1 (the same
+        # step (0, 2): dropped), a negative of weight 2 (kept: the next step differs), then a
+        # dyadic step (0.75, 0) three times (the middle two dropped)
+        (
+            [0, 0, 0, 0, 1, 1, 1],
+            [5, 4, 4, 3, 2, 1, 0.5],
+            [2, 1, 1, 2, 0.75, 0.75, 0.75],
+            [5.0, 3.0, 0.5],
+        ),
+    ]
+    for labels, scores, weights, expected in cases:
+        frame = pd.DataFrame({"label": labels, "score": np.asarray(scores, dtype=float)})
+        if weights is not None:
+            frame["w"] = np.asarray(weights, dtype=float)
+        load(con, "t", frame)
+        weight = None if weights is None else "w"
+        kept = sqlauc.roc_curve(con, "t", method=method, weight=weight)
+        assert kept["threshold"].tolist() == [math.inf, *expected]
+        sk = roc_curve(frame["label"], frame["score"], sample_weight=weights)
+        check_equals_sklearn(kept, sk)
 
 
 def test_roc_with_string_labels_and_pos_label(con, method):
@@ -184,24 +205,26 @@ def test_single_class_gives_nan_rate_with_warning(con, only, drop, method):
     undefined, defined = ("tpr", "fpr") if only == 0 else ("fpr", "tpr")
     counts = curve["fp"] if only == 0 else curve["tp"]
     assert curve[undefined].isna().all()
-    if drop:
-        # every point lies on the axis: only the first and the last are kept
-        assert curve["threshold"].tolist() == [math.inf, 0.1]
-        assert counts.tolist() == [0, 5]
-        assert curve[defined].tolist() == [0, 1]
-        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SklearnUndefinedMetricWarning)
-        fpr, tpr, thresholds = roc_curve([only] * 5, scores, drop_intermediate=False)
+        fpr, tpr, thresholds = roc_curve([only] * 5, scores, drop_intermediate=drop)
     np.testing.assert_array_equal(curve["threshold"], thresholds)
     np.testing.assert_allclose(curve[defined], fpr if defined == "fpr" else tpr)
-    assert counts.tolist() == [0, 1, 3, 4, 5]
-    assert (curve["tp"] if only == 0 else curve["fp"]).tolist() == [0] * 5
+    assert (curve["tp"] if only == 0 else curve["fp"]).tolist() == [0] * len(curve)
+    if drop:
+        # the steps along the axis are 1, 2, 1, 1: only 0.3's (a step 1 after a step 1) is
+        # dropped
+        assert curve["threshold"].tolist() == [math.inf, 0.8, 0.4, 0.1]
+        assert counts.tolist() == [0, 1, 3, 5]
+    else:
+        assert counts.tolist() == [0, 1, 3, 4, 5]
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_dropped_curve_with_arbitrary_float_weights(con, seed, method):
-    # counts are inexact here, so only what rounding cannot change is checked
+    # sums of arbitrary floats are rounded: what rounding cannot change is checked, and the
+    # point list against sklearn's (random gamma weights give no two equal steps, so both keep
+    # every point whose steps differ, the same points)
     data = make_data(1400 + seed, 300, kind="round2", weights="float")
     load(con, "t", data.frame)
     full = sqlauc.roc_curve(con, "t", method=method, weight="w", drop_intermediate=False)
@@ -211,13 +234,25 @@ def test_dropped_curve_with_arbitrary_float_weights(con, seed, method):
         roc_auc_score(data.y, data.s, sample_weight=data.w), abs=ATOL
     )
     assert set(kept["threshold"]) <= set(full["threshold"])
+    assert kept["threshold"].iloc[1] == full["threshold"].iloc[1]
     assert kept["threshold"].iloc[-1] == full["threshold"].iloc[-1]
     merged = kept.merge(full, on="threshold", suffixes=("", "_full"))
     np.testing.assert_allclose(merged["tp"], merged["tp_full"], rtol=1e-12)
     np.testing.assert_allclose(merged["fp"], merged["fp_full"], rtol=1e-12)
-    # sqlauc drops every collinear point, sklearn only some: never more points than sklearn
-    _, _, sk_thresholds = roc_curve(data.y, data.s, sample_weight=data.w)
-    assert len(kept) <= len(sk_thresholds)
+    check_equals_sklearn(kept, roc_curve(data.y, data.s, sample_weight=data.w))
+
+
+def test_drop_intermediate_compares_weights_exactly(con, method):
+    """Equal steps are the step weights compared as summed: a repeated weight 0.1 is an equal
+    step (dropped), where scikit-learn's second difference of its rounded cumulative sums
+    (0.1, 0.2, 0.30000000000000004) is not zero (kept). The documented difference."""
+    frame = pd.DataFrame({"label": [1, 1, 1, 0], "score": [4.0, 3.0, 2.0, 1.0]})
+    frame["w"] = [0.1, 0.1, 0.1, 1.0]
+    load(con, "t", frame)
+    kept = sqlauc.roc_curve(con, "t", method=method, weight="w")
+    assert kept["threshold"].tolist() == [math.inf, 4.0, 2.0, 1.0]
+    _, _, thresholds = roc_curve(frame["label"], frame["score"], sample_weight=frame["w"])
+    assert thresholds.tolist() == [math.inf, 4.0, 3.0, 2.0, 1.0]
 
 
 @pytest.mark.parametrize("weights", [None, "float"])

@@ -62,6 +62,7 @@ WITH sqlauc_input AS (
 ), roc_steps AS (
   SELECT
     ROW_NUMBER() OVER (ORDER BY score DESC NULLS LAST) AS point,
+    CASE WHEN ROW_NUMBER() OVER (ORDER BY score DESC NULLS LAST) = 1 THEN 1 ELSE 0 END AS is_first,
     score AS threshold,
     CAST(SUM(pos_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BINARY_DOUBLE) AS tp,
     CAST(SUM(neg_w) OVER (ORDER BY score DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BINARY_DOUBLE) AS fp,
@@ -78,7 +79,7 @@ WITH sqlauc_input AS (
     CAST(NULL AS BINARY_DOUBLE) AS threshold,
     CAST(0 AS BINARY_DOUBLE) AS tp,
     CAST(0 AS BINARY_DOUBLE) AS fp,
-    0 AS is_collinear,
+    0 AS is_intermediate,
     1 AS is_origin
   FROM totals
   UNION ALL
@@ -87,7 +88,11 @@ WITH sqlauc_input AS (
     CAST(threshold AS BINARY_DOUBLE) AS threshold,
     tp,
     fp,
-    CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
+    CASE
+      WHEN is_first = 0 AND in_pos_w = out_pos_w AND in_neg_w = out_neg_w
+      THEN 1
+      ELSE 0
+    END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
 )
@@ -98,7 +103,7 @@ SELECT
   CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
   flagged.tp,
   flagged.fp,
-  flagged.is_collinear,
+  flagged.is_intermediate,
   CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
   CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
   CASE WHEN flagged.is_origin = 1 THEN n_rows END AS n_rows,

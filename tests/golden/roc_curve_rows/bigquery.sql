@@ -78,7 +78,10 @@ WITH sqlauc_input AS (
       in_tie = 1
       OR is_end = 1
       AND (
-        next_tied = 1 OR next_pos_w IS NULL OR CAST(is_pos AS FLOAT64) <> next_pos_w
+        next_tied = 1
+        OR next_pos_w IS NULL
+        OR point = 1
+        OR CAST(is_pos AS FLOAT64) <> next_pos_w
       )
     )
 ), totals AS (
@@ -125,6 +128,7 @@ WITH sqlauc_input AS (
 ), tie_blocks AS (
   SELECT
     used_score AS block_score,
+    MIN(point) AS block_first,
     SUM(pos_w) AS block_pos_w,
     SUM(neg_w) AS block_neg_w
   FROM candidates
@@ -138,6 +142,13 @@ WITH sqlauc_input AS (
     ends.used_score AS threshold,
     ends.tp AS tp,
     ends.fp AS fp,
+    CASE
+      WHEN ends.in_tie = 1
+      THEN CASE WHEN own.block_first = 1 THEN 1 ELSE 0 END
+      WHEN ends.point = 1
+      THEN 1
+      ELSE 0
+    END AS is_first,
     CAST(CASE WHEN ends.in_tie = 1 THEN own.block_pos_w ELSE ends.pos_w END AS FLOAT64) AS in_pos_w,
     CAST(CASE WHEN ends.in_tie = 1 THEN own.block_neg_w ELSE ends.neg_w END AS FLOAT64) AS in_neg_w,
     CAST(CASE WHEN ends.next_tied = 1 THEN nxt.block_pos_w ELSE ends.next_pos_w END AS FLOAT64) AS out_pos_w,
@@ -155,7 +166,7 @@ WITH sqlauc_input AS (
     CAST(NULL AS FLOAT64) AS threshold,
     CAST(0 AS FLOAT64) AS tp,
     CAST(0 AS FLOAT64) AS fp,
-    0 AS is_collinear,
+    0 AS is_intermediate,
     1 AS is_origin
   FROM totals
   UNION ALL
@@ -164,7 +175,11 @@ WITH sqlauc_input AS (
     CAST(threshold AS FLOAT64) AS threshold,
     tp,
     fp,
-    CASE WHEN in_neg_w * out_pos_w = in_pos_w * out_neg_w THEN 1 ELSE 0 END AS is_collinear,
+    CASE
+      WHEN is_first = 0 AND in_pos_w = out_pos_w AND in_neg_w = out_neg_w
+      THEN 1
+      ELSE 0
+    END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
 )
@@ -175,7 +190,7 @@ SELECT
   CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
   flagged.tp,
   flagged.fp,
-  flagged.is_collinear,
+  flagged.is_intermediate,
   CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
   CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
   CASE WHEN flagged.is_origin = 1 THEN n_rows END AS n_rows,
@@ -191,6 +206,6 @@ SELECT
 FROM flagged
 CROSS JOIN totals
 WHERE
-  flagged.is_collinear = 0
+  flagged.is_intermediate = 0
 ORDER BY
   flagged.point NULLS LAST
