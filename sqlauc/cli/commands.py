@@ -83,7 +83,8 @@ def add_curves(commands: Any, parent: argparse.ArgumentParser) -> None:
         curve.add_argument(
             "--all-points",
             action="store_true",
-            help="every distinct threshold (default: drop points that do not change the curve)",
+            help="every distinct threshold (default: scikit-learn's drop_intermediate points, "
+            "the same curve)",
         )
         curve.add_argument(
             "--plot",

@@ -124,10 +124,14 @@ def roc_curve(
     con, table, label, score, weight, pos_label, where, dialect
         As in :func:`auc`.
     drop_intermediate : bool, default True
-        Drop exactly the points collinear with their neighbours (an exact cross-product test
-        on the counts, applied with the (0, 0) point in place). Such points never change the
-        area; the first and last points are always kept. With False, the points equal
-        ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+        The points of ``sklearn.metrics.roc_curve(..., drop_intermediate=True)``: a point is
+        dropped when it is neither the first nor the last and the step out of it equals the
+        step into it (the same weight of positives and of negatives), so it lies on the line
+        through its neighbours and never changes the area. The weights are compared exactly
+        as summed; sklearn compares the float second differences of its cumulative sums, the
+        same verdict when the sums are exact (integer or dyadic weights, or none), and it may
+        keep a point of equal steps whose rounded sums differ (weights such as 0.1). With
+        False, the points equal ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
     method : {"auto", "grouped", "rows"}, default "auto"
         The SQL formulation (the same points): ``"grouped"`` groups the rows by score, then
         walks the distinct scores; ``"rows"`` walks the rows sorted by score in one window
