@@ -173,12 +173,12 @@ class Result:
     error: str = ""
     base_mb: float | None = None
     peak_mb: float | None = None
-    status: str = ""  # overrides the OK/WRONG verdict (e.g. "CURVE")
+    status: str = ""  # overrides the OK/WRONG verdict (e.g. "FLOOR")
 
     @property
     def ok(self) -> bool:
         if self.status:
-            return self.status in ("OK", "CURVE", "FLOOR")
+            return self.status in ("OK", "FLOOR")
         return not self.error and self.err <= TOL
 
     @property
@@ -268,37 +268,6 @@ def scalar_check(ref: float) -> Callable[[Any], tuple[str, float]]:
     return check
 
 
-def roc_same_curve(
-    f: np.ndarray, t: np.ndarray, th: np.ndarray, full: tuple[np.ndarray, ...], pos: int, neg: int
-) -> tuple[bool, float]:
-    """Is (f, t, th) a subset of sklearn's full curve whose dropped points are all collinear?
-
-    Returns (same curve, max |error| on the matched points).  Collinearity is tested exactly
-    on integer counts (fp, tp) with a cross product against the bracketing kept points.
-    """
-    fa, ta, tha = full
-    idx = np.searchsorted(-tha, -th)  # full thresholds strictly decrease
-    if np.any(idx >= len(tha)) or np.any(np.diff(idx) <= 0) or idx[0] != 0:
-        return False, float("inf")
-    if idx[-1] != len(tha) - 1:
-        return False, float("inf")
-    fin = np.isfinite(th)
-    err = max(
-        float(np.max(np.abs(f - fa[idx]))),
-        float(np.max(np.abs(t - ta[idx]))),
-        float(np.max(np.abs(th[fin] - tha[idx][fin]), initial=0.0)),
-    )
-    if np.any(np.isfinite(th) != np.isfinite(tha[idx])):
-        return False, float("inf")
-    fp = np.rint(fa * neg).astype(np.int64)
-    tp = np.rint(ta * pos).astype(np.int64)
-    seg = np.searchsorted(idx, np.arange(len(fa)), side="right") - 1  # kept point at/before j
-    seg = np.minimum(seg, len(idx) - 2)
-    a, b = idx[seg], idx[seg + 1]
-    cross = (fp - fp[a]) * (tp[b] - tp[a]) - (tp - tp[a]) * (fp[b] - fp[a])
-    return bool(np.all(cross == 0)), err
-
-
 def roc_runners(
     ref: dict[str, Any],
     y: np.ndarray,
@@ -312,8 +281,6 @@ def roc_runners(
     from sklearn.metrics import roc_curve
 
     fpr0, tpr0, thr0 = ref["roc"]
-    pos = int(y.sum())
-    neg = len(y) - pos
 
     def roc_check(res: Any) -> tuple[str, float, str]:
         if isinstance(res, tuple):  # sklearn
@@ -321,19 +288,16 @@ def roc_runners(
         else:
             f, t, th = (res[c].to_numpy(dtype=np.float64) for c in ("fpr", "tpr", "threshold"))
         summary = f"{len(f)} pts, auc={trapz_auc(f, t):.12f}"
-        if len(f) == len(fpr0):
-            fin = np.isfinite(thr0) & np.isfinite(th)
-            err = max(
-                float(np.max(np.abs(f - fpr0))),
-                float(np.max(np.abs(t - tpr0))),
-                float(np.max(np.abs(th[fin] - thr0[fin]), initial=0.0)),
-                0.0 if np.array_equal(np.isfinite(th), np.isfinite(thr0)) else float("inf"),
-            )
-            if err <= TOL:
-                return summary, err, "OK"
-        same, err = roc_same_curve(f, t, th, ref["roc_full"], pos, neg)
-        summary += f" (sklearn {len(fpr0)})"
-        return summary, err, "CURVE" if same and err <= TOL else "WRONG"
+        if len(f) != len(fpr0):  # sqlauc gives sklearn's points (same drop_intermediate)
+            return f"{summary} (sklearn {len(fpr0)})", float("inf"), "WRONG"
+        fin = np.isfinite(thr0) & np.isfinite(th)
+        err = max(
+            float(np.max(np.abs(f - fpr0))),
+            float(np.max(np.abs(t - tpr0))),
+            float(np.max(np.abs(th[fin] - thr0[fin]), initial=0.0)),
+            0.0 if np.array_equal(np.isfinite(th), np.isfinite(thr0)) else float("inf"),
+        )
+        return summary, err, "OK" if err <= TOL else "WRONG"
 
     out: list[Runner] = []
     if sq is not None:
@@ -443,7 +407,6 @@ def make_runners(
         drop = case.drop
         if "roc" not in ref:
             ref["roc"] = roc_curve(y, s, drop_intermediate=drop)
-            ref["roc_full"] = ref["roc"] if not drop else roc_curve(y, s, drop_intermediate=False)
         runners.extend(roc_runners(ref, y, s, drop, sq, con, want))
 
     elif case.task == "gauc":
@@ -610,7 +573,7 @@ def child_main(spec: str) -> None:
     elif case.task == "auc":
         ref["auc"] = float("nan")
     elif case.task == "roc":
-        ref["roc"] = ref["roc_full"] = (np.zeros(1), np.zeros(1), np.zeros(1))
+        ref["roc"] = (np.zeros(1), np.zeros(1), np.zeros(1))
     runners = make_runners(case, df, ref, only=d["name"], frac=d["frac"])
     if not runners:
         print(json.dumps({"error": "contender unavailable"}))
@@ -715,12 +678,6 @@ def run_case(case: Case, args: argparse.Namespace) -> list[Result]:
                 res.base_mb, res.peak_mb = measure_memory(case, name, args.seed, args.pandas_frac)
     out = list(results.values())
     print_table(case, out)
-    if any(r.status == "CURVE" for r in out):
-        print(
-            "  CURVE = not sklearn's point list, but every point is an exact point of sklearn's"
-            " full curve\n  and every omitted point is collinear with its kept neighbours (same"
-            " curve, same area)."
-        )
     print(f"  ({time.perf_counter() - t0:.0f}s for this case; load {os.getloadavg()[0]:.2f})")
     return out
 
