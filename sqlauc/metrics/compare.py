@@ -13,11 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
-from sqlauc.errors import DataError, UndefinedMetricWarning
-from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, z_value
+from sqlauc.errors import DataError
+from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, warn_rows, z_value
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
@@ -69,28 +68,15 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
     unused = used.count(False)
-    if unused:
-        checks.warn(
-            f"{unused} of {len(frame)} (slice, model) rows have no usable row (a NULL label, "
-            "or a NULL score in the baseline or the model, on every row of the slice): their "
-            "values are NaN.",
-            UndefinedMetricWarning,
-        )
-    undefined = int(frame["auc"].isna().sum()) - unused
-    if undefined:
-        checks.warn(
-            f"{undefined} of {len(frame)} (slice, model) rows have a single class: the AUCs "
-            "and the test are not defined (NaN).",
-            UndefinedMetricWarning,
-        )
+    total = len(frame)
+    no_row = "have no usable row (a NULL label, or a NULL score in the baseline or the model, "
+    warn_rows(unused, total, no_row + "on every row of the slice): their values are NaN.")
+    single = "have a single class: the AUCs and the test are not defined (NaN)."
+    warn_rows(int(frame["auc"].isna().sum()) - unused, total, single)
     untested = int((frame["auc"].notna() & frame["z"].isna()).sum())
-    if untested:
-        checks.warn(
-            f"{untested} of {len(frame)} (slice, model) rows have no test (z and p_value NaN): "
-            "a single positive or negative, or a model that ranks the rows exactly as the "
-            "baseline (the variance of the difference is 0).",
-            UndefinedMetricWarning,
-        )
+    warn_rows(untested, total, "have no test (z and p_value NaN): a single positive or "
+              "negative, or a model that ranks the rows exactly as the baseline (the "
+              "variance of the difference is 0).")  # fmt: skip
     return frame
 
 

@@ -251,21 +251,20 @@ def _frame(
     frame = pd.DataFrame(data)
     frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
     frame = frame.drop(columns="_order")
-    unused = int((frame["n_rows"] == 0).sum())
-    if unused:
-        checks.warn(
-            f"{unused} of {len(frame)} (slice, model) rows have no usable row (a NULL label or "
-            "a NULL score in that column on every row of the slice): their values are NaN.",
-            UndefinedMetricWarning,
-        )
-    undefined = int((frame["auc"].isna() & (frame["n_rows"] > 0)).sum())
-    if undefined:
-        checks.warn(
-            f"{undefined} of {len(frame)} (slice, model) rows have a single class: their AUC "
-            "is not defined (NaN).",
-            UndefinedMetricWarning,
-        )
+    total = len(frame)
+    no_row = "have no usable row (a NULL label or a NULL score in that column on every row "
+    warn_rows(int((frame["n_rows"] == 0).sum()), total, no_row + "of the slice): their values "
+              "are NaN.")  # fmt: skip
+    single = int((frame["auc"].isna() & (frame["n_rows"] > 0)).sum())
+    warn_rows(single, total, "have a single class: their AUC is not defined (NaN).")
     return frame
+
+
+def warn_rows(count: int, total: int, what: str) -> None:
+    """An UndefinedMetricWarning that ``count`` of the ``total`` (slice, model) rows ``what``
+    (nothing when ``count`` is 0): evaluate's and compare's one wording."""
+    if count:
+        checks.warn(f"{count} of {total} (slice, model) rows {what}", UndefinedMetricWarning)
 
 
 _BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
