@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import sqlauc
 from sqlauc import dialects, metrics
 from sqlauc.cli.errors import EXIT_USAGE, UsageError
-from sqlauc.options import DEFAULT_POS_LABEL
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -124,7 +123,7 @@ def column_options(parser: argparse.ArgumentParser, *, offline: bool) -> None:
     parser.add_argument(
         "--pos-label",
         type=pos_label if offline else str,
-        default=DEFAULT_POS_LABEL,
+        default=None,
         metavar="VALUE",
         help=(
             "the positive label (default: 1; a number, true/false, or else a string)"
@@ -268,3 +267,10 @@ def source_parent() -> argparse.ArgumentParser:
         help="output format (default: table); json and csv are stable, for scripts",
     )
     return parent
+
+
+def pos_label_option(args: argparse.Namespace) -> dict[str, Any]:
+    """``{"pos_label": ...}`` when ``--pos-label`` was given, else nothing: the library's
+    default applies (1 for labels 0/1, -1/1 or booleans; other labels need it, and the error
+    says so)."""
+    return {} if args.pos_label is None else {"pos_label": args.pos_label}

@@ -23,6 +23,7 @@ from sqlauc.cli.arguments import (
     level_option,
     method_option,
     plot_path,
+    pos_label_option,
     scores,
     slice_options,
 )
@@ -153,8 +154,8 @@ def _table_options(args: argparse.Namespace) -> dict[str, Any]:
         "label": args.label,
         "by": args.by,
         "weight": args.weight,
-        "pos_label": args.pos_label,
         "where": args.where,
+        **pos_label_option(args),
     }
 
 

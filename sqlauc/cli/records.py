@@ -18,6 +18,7 @@ import pandas as pd
 
 import sqlauc
 from sqlauc import metrics
+from sqlauc.cli.arguments import pos_label_option
 from sqlauc.cli.connect import Target
 
 Record = dict[str, Any]
@@ -37,8 +38,8 @@ def column_options(args: argparse.Namespace, score: str) -> dict[str, Any]:
         "label": args.label,
         "score": score,
         "weight": args.weight,
-        "pos_label": args.pos_label,
         "where": args.where,
+        **pos_label_option(args),
     }
 
 

@@ -24,6 +24,7 @@ from sqlauc.cli.arguments import (
     interval_options,
     level_option,
     method_option,
+    pos_label_option,
     scores,
     slice_options,
 )
@@ -125,7 +126,7 @@ def run_sql(args: argparse.Namespace) -> None:
         max_fpr=args.max_fpr,
         level=args.level,
         weight=args.weight,
-        pos_label=args.pos_label,
+        **pos_label_option(args),
         where=args.where,
         group=args.group,
         group_weight=args.group_weight,
