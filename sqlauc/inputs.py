@@ -278,6 +278,26 @@ def _as_double(name: str, type_name: str, dialect: Dialect) -> exp.Expr:
     return exp.Cast(this=value, to=_DOUBLE.copy())
 
 
+def _group_columns(roles: Roles, needed: set[str], dialect: Dialect) -> list[exp.Expr]:
+    """The ``grp`` and ``gw`` projections the metric needs (:func:`build` and :func:`_long`):
+    the group column normalised like a score, the group weight column as a DOUBLE (NULL when
+    there is none)."""
+    columns: list[exp.Expr] = []
+    if "grp" in needed:
+        if roles.group is None:
+            raise ValueError("this metric needs a group column")
+        group = normalised(roles.group, roles.group_type, dialect, numeric=False)
+        columns.append(exp.alias_(group, "grp", copy=False))
+    if "gw" in needed:
+        gw = (
+            _as_double(roles.group_weight_column, roles.group_weight_type, dialect)
+            if roles.group_weight_column is not None
+            else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
+        )
+        columns.append(exp.alias_(gw, "gw", copy=False))
+    return columns
+
+
 def build(
     source: exp.Expr,
     roles: Roles,
@@ -335,18 +355,7 @@ def build(
             else exp.Cast(this=exp.Literal.number(1), to=_DOUBLE.copy())
         )
         projections.append(exp.alias_(weight, "weight", copy=False))
-    if "grp" in needed:
-        if roles.group is None:
-            raise ValueError("this metric needs a group column")
-        group = normalised(roles.group, roles.group_type, dialect, numeric=False)
-        projections.append(exp.alias_(group, "grp", copy=False))
-    if "gw" in needed:
-        gw = (
-            _as_double(roles.group_weight_column, roles.group_weight_type, dialect)
-            if roles.group_weight_column is not None
-            else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
-        )
-        projections.append(exp.alias_(gw, "gw", copy=False))
+    projections += _group_columns(roles, needed, dialect)
     select = exp.Select(expressions=projections).from_(source.copy(), copy=False)
     if where is not None:
         select = select.where(where.copy(), copy=False)
@@ -401,19 +410,9 @@ def _long(
         flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
                         default=exp.Literal.number(0))  # fmt: skip
         inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
-    if "grp" in needed:  # evaluate's gauc: the group, without build()'s NULL label for a
-        # NULL group (a row of no group is still a row of the slice's AUC)
-        if roles.group is None:
-            raise ValueError("this metric needs a group column")
-        group = normalised(roles.group, roles.group_type, dialect, numeric=False)
-        inner.select(exp.alias_(group, "grp", copy=False), copy=False)
-    if "gw" in needed:
-        gw = (
-            _as_double(roles.group_weight_column, roles.group_weight_type, dialect)
-            if roles.group_weight_column is not None
-            else exp.Cast(this=exp.Null(), to=_DOUBLE.copy())
-        )
-        inner.select(exp.alias_(gw, "gw", copy=False), copy=False)
+    # evaluate's gauc: the group, without build()'s NULL label for a NULL group (a row of no
+    # group is still a row of the slice's AUC)
+    inner.select(*_group_columns(roles, needed, dialect), copy=False)
     by_types = roles.by_types or ("",) * len(roles.by)
     slices = [f"by_{i + 1}" for i in range(len(roles.by))]
     for name, column_name, type_name in zip(slices, roles.by, by_types, strict=True):
