@@ -788,6 +788,17 @@ def count_forms(tree: exp.Select) -> exp.Select:
     return tree
 
 
+def single_casts(tree: exp.Select) -> exp.Select:
+    """Write a cast of a cast to the same type once (in place; returns the tree): a template's
+    ``CAST(n_bad_weight AS BIGINT)`` over a column the composer replaced by its constant
+    value ``CAST(0 AS BIGINT)`` (:func:`inline_key_constants`)."""
+    for cast in list(tree.find_all(exp.Cast)):
+        inner = cast.this
+        if type(inner) is exp.Cast and type(cast) is exp.Cast and inner.to == cast.to:
+            cast.replace(inner)
+    return tree
+
+
 def with_input(tree: exp.Select, input_relation: exp.Select) -> exp.Select:
     """Put ``sqlauc_input`` first among the query's CTEs (in place; returns the tree)."""
     cte = exp.CTE(this=input_relation, alias=exp.TableAlias(this=exp.to_identifier(INPUT_RELATION)))

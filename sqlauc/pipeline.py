@@ -280,7 +280,7 @@ def render(
 
     def build() -> tuple[exp.Select, str]:
         tree = compose.derive_label(compose.compose(composition, params), label_rule)
-        tree = compose.count_forms(tree)
+        tree = compose.single_casts(compose.count_forms(tree))
         tree = compose.with_input(tree, relation)
         if "model" in needed:
             compose.name_models(tree, inputs.model_names(b.roles, needed))
@@ -410,6 +410,35 @@ def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, in
     return {name: n for name, n in counts.items() if n}
 
 
+def unordered(plan_: Plan) -> tuple[str, tuple[int, ...]]:
+    """The plan's query without its final ORDER BY, and the positions of the output columns
+    it sorted by (ascending), for an engine that sorts a frame's rows itself
+    (:attr:`Engine.orders_frames`); the query itself and ``()`` when it has no ORDER BY or
+    one that is not by output columns, ascending, NULLs last."""
+    ordering = plan_.tree.args.get("order")
+    if ordering is None:
+        return plan_.sql, ()
+    projections = {e.alias_or_name: e.unalias() for e in plan_.tree.expressions}
+    positions: list[int] = []
+    for key in ordering.expressions:
+        name = key.this.alias_or_name if isinstance(key.this, exp.Column) else None
+        if (
+            name is None
+            or key.args.get("desc")
+            or key.args.get("nulls_first")
+            or projections.get(name) != key.this
+        ):
+            return plan_.sql, ()
+        positions.append(plan_.output_columns.index(name))
+
+    def build() -> str:
+        tree = plan_.tree.copy()
+        tree.set("order", None)
+        return rendering.to_sql(tree, plan_.bound.dialect)
+
+    return rendering.cached_text(("unordered", plan_.sql), build), tuple(positions)
+
+
 def run(plan_: Plan, engine: Engine) -> Evaluated:
     """Run the plan's one query; raise or warn on its diagnostics (:func:`checks.check`)."""
     frame: pd.DataFrame | None = None
@@ -417,7 +446,8 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
     if plan_.spec.frame:
         names = plan_.output_columns
         keep = [i for i, name in enumerate(names) if name in plan_.spec.frame]
-        first, frame = engine.fetch_frame(plan_.sql, plan_.source, keep)
+        sql, order = unordered(plan_) if engine.orders_frames else (plan_.sql, ())
+        first, frame = engine.fetch_frame(sql, plan_.source, keep, order)
         frame.columns = [names[i] for i in keep]
         diag_row: dict[str, Any] = {
             name: (None if pd.isna(v) else v) for name, v in zip(names, first, strict=False)

@@ -18,12 +18,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+import sqlglot
 from datagen import load
 from reference import brute_auc
 from sklearn.metrics import roc_auc_score
 
 import sqlauc
 from sqlauc import dialects, metrics, pipeline, sampling
+from sqlauc.engines.base import Engine
 from sqlauc.engines.duckdb_engine import DuckDBEngine
 from sqlauc.options import Options
 from sqlauc.sources import resolve
@@ -375,3 +377,65 @@ def test_statistics_of_an_empty_or_odd_table(con):
     assert engine.key_statistics(resolve("e"), "score") is None
     with pytest.raises(sqlauc.DataError):
         sqlauc.auc(con, "e")
+
+
+# --- a curve's rows sorted by the adapter (Engine.orders_frames) --------------------------
+
+_UNSORTED = (
+    "SELECT * FROM (VALUES (3, 'c', NULL), (1, 'a', 10), (NULL, 'n', NULL), (2, 'b1', NULL),"
+    " (2, 'b2', NULL), (0, 'origin', 7)) AS v(point, name, diag)"
+)
+
+
+@pytest.mark.parametrize("columnar", [True, False])
+def test_fetch_frame_sorts_like_order_by(con, monkeypatch, columnar):
+    """The DuckDB adapter's sort (Arrow's, or pandas' without pyarrow) and the generic
+    Engine's give the rows of ``ORDER BY point`` (stable: the query's order among equal
+    keys; NULL last), and the first row is the first in that order, every column."""
+    engine = DuckDBEngine(con)
+    if not columnar:
+        monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # ImportError
+    source = resolve("unused")
+    first, frame = engine.fetch_frame(_UNSORTED, source, [1, 0], order=[0])
+    expected = con.execute(_UNSORTED + " ORDER BY point").fetchall()
+    assert first == expected[0] == (0, "origin", 7)
+    assert list(frame[0]) == [row[1] for row in expected] == ["origin", "a", "b1", "b2", "c", "n"]
+    generic_first, generic = Engine.fetch_frame(engine, _UNSORTED, source, [1, 0], order=[0])
+    assert generic_first == first
+    assert list(generic[0]) == list(frame[0])
+
+
+def test_a_curve_on_duckdb_runs_without_its_order_by_and_comes_back_sorted(con):
+    rng = np.random.default_rng(11)
+    y = rng.random(N) < 0.3
+    s = np.round(rng.random(N), 3) + 0.2 * y
+    load(con, "t", pd.DataFrame({"label": y.astype(int), "score": s}))
+    engine = DuckDBEngine(con)
+    plan = pipeline.plan(
+        metrics.get("roc_curve"), Options(), resolve("t"), engine=engine, dialect=engine.dialect
+    )
+    sql, order = pipeline.unordered(plan)
+    assert plan.tree.args.get("order") is not None and "ORDER BY flagged.point" not in sql
+    assert [plan.output_columns[i] for i in order] == ["point"]
+    curve = sqlauc.roc_curve(con, "t")
+    ordered = con.execute(plan.sql).df()  # the query as sql() gives it, ORDER BY included
+    np.testing.assert_array_equal(curve["fpr"], ordered["fpr"])
+    np.testing.assert_array_equal(curve["tpr"], ordered["tpr"])
+    np.testing.assert_array_equal(curve["threshold"][1:], ordered["threshold"][1:])
+    assert math.isinf(curve["threshold"][0])
+
+
+def test_an_order_by_that_is_not_by_output_columns_is_kept(con):
+    engine = DuckDBEngine(con)
+    load(con, "t", pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.4, 0.35, 0.8]}))
+    plan = pipeline.plan(
+        metrics.get("roc_curve"), Options(), resolve("t"), engine=engine, dialect=engine.dialect
+    )
+    for changed in ("flagged.point DESC", "flagged.point + 1", "flagged.tp"):
+        tree = plan.tree.copy()
+        tree.set("order", sqlglot.parse_one(f"SELECT 1 ORDER BY {changed}").args["order"])
+        other = pipeline.Plan(
+            plan.spec, plan.options, plan.bound, plan.method, plan.negative, tree,
+            tree.sql("duckdb"), plan.output_columns,
+        )  # fmt: skip
+        assert pipeline.unordered(other) == (other.sql, ()), changed

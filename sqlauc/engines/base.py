@@ -25,6 +25,10 @@ class Engine(ABC):
     #: Whether the engine reads files and DataFrames (the embedded DuckDB only; sqlauc never
     #: uploads data to a database).
     local_data: bool = False
+    #: Whether :meth:`fetch_frame` sorts a curve's rows itself (``order``), so that the query it
+    #: runs leaves out its final ORDER BY: DuckDB's ORDER BY carries every output column
+    #: through its sort, the diagnostics (NULL but on the first row) too.
+    orders_frames: bool = False
 
     @abstractmethod
     def columns(self, source: Source) -> list[tuple[str, str]]:
@@ -41,20 +45,27 @@ class Engine(ABC):
         return None
 
     def fetch_frame(
-        self, sql: str, source: Source, keep: Sequence[int]
+        self, sql: str, source: Source, keep: Sequence[int], order: Sequence[int] = ()
     ) -> tuple[tuple[Any, ...], pd.DataFrame]:
         """Run one SELECT: its first row (every column; empty without rows) and its rows as a
         DataFrame of the columns at the positions ``keep`` (columns by position).
 
-        For results with many rows (a ROC curve); adapters may override it with a columnar
-        fetch.
+        ``order`` (given only to an engine that :attr:`orders_frames`): the positions of the
+        columns to sort the rows by, ascending, when the query leaves its ORDER BY out; the
+        first row is then the first in that order. For results with many rows (a ROC curve);
+        adapters may override it with a columnar fetch.
         """
         rows = self.fetch(sql, source)
         if not rows:
             return (), pd.DataFrame(columns=range(len(keep)))
-        frame = pd.DataFrame.from_records(rows).iloc[:, list(keep)]
+        whole = pd.DataFrame.from_records(rows)
+        first = rows[0]
+        if order:
+            positions = sorted_positions(whole, order)
+            whole, first = whole.iloc[positions], rows[positions[0]]
+        frame = whole.iloc[:, list(keep)].reset_index(drop=True)
         frame.columns = pd.RangeIndex(len(keep))
-        return tuple(rows[0]), frame
+        return tuple(first), frame
 
     def can_sample(self) -> bool:
         """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""
@@ -65,3 +76,11 @@ class Engine(ABC):
         statistics, approximate and read without reading rows; None where the engine keeps
         none that describe ``source`` itself (views, files, frames, queries)."""
         return None
+
+
+def sorted_positions(whole: pd.DataFrame, order: Sequence[int]) -> Any:
+    """The row positions of ``whole`` sorted by the columns at ``order`` (ascending, stable,
+    missing values last: the order of an ORDER BY over them in DuckDB)."""
+    keys = whole.iloc[:, list(order)].reset_index(drop=True)
+    keys.columns = pd.RangeIndex(len(order))
+    return keys.sort_values(list(keys.columns), kind="stable", na_position="last").index

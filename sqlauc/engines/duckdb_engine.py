@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from sqlauc import dialects, render
 from sqlauc.dialects import Dialect
-from sqlauc.engines.base import Engine
+from sqlauc.engines.base import Engine, sorted_positions
 from sqlauc.errors import NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source
 
@@ -54,6 +54,9 @@ class DuckDBEngine(Engine):
     """Runs on a ``duckdb.DuckDBPyConnection`` (the caller's or a private one)."""
 
     local_data = True
+    #: a 2.9M-point ROC curve (1e7 continuous rows) peaked at 1.87 GB of extra memory with
+    #: the ORDER BY, 1.42 GB without it (the rows sorted here by their point number)
+    orders_frames = True
 
     def __init__(self, con: duckdb.DuckDBPyConnection, dialect: Dialect | None = None) -> None:
         self.con = con
@@ -146,7 +149,14 @@ class DuckDBEngine(Engine):
             self.con.sql("SELECT 1").fetchall()
             self._idle = True
 
-    def _run(self, sql: str, source: Source, *, frame: Sequence[int] | None = None) -> Any:
+    def _run(
+        self,
+        sql: str,
+        source: Source,
+        *,
+        frame: Sequence[int] | None = None,
+        order: Sequence[int] = (),
+    ) -> Any:
         """Run ``sql`` and return every row (fully drained): a list of tuples, or with
         ``frame`` (the positions of the columns to convert) the first row and a DataFrame
         (:func:`_frame`).
@@ -165,7 +175,7 @@ class DuckDBEngine(Engine):
                 )
                 if rel is None:  # not a query (sqlauc runs SELECTs only)
                     return ((), pd.DataFrame()) if frame is not None else []
-                return _frame(rel, frame) if frame is not None else rel.fetchall()
+                return _frame(rel, frame, order) if frame is not None else rel.fetchall()
             self._ensure_idle()
             return self.con.execute(sql).fetchall()
 
@@ -274,9 +284,9 @@ class DuckDBEngine(Engine):
         return rows
 
     def fetch_frame(
-        self, sql: str, source: Source, keep: Sequence[int]
+        self, sql: str, source: Source, keep: Sequence[int], order: Sequence[int] = ()
     ) -> tuple[tuple[Any, ...], pd.DataFrame]:
-        first, result = self._run(sql, source, frame=keep)
+        first, result = self._run(sql, source, frame=keep, order=order)
         result.columns = pd.RangeIndex(result.shape[1])
         return first, result
 
@@ -292,10 +302,12 @@ def _approx_unique(stats: object) -> int | None:
 
 
 def _frame(
-    rel: duckdb.DuckDBPyRelation, keep: Sequence[int]
+    rel: duckdb.DuckDBPyRelation, keep: Sequence[int], order: Sequence[int] = ()
 ) -> tuple[tuple[Any, ...], pd.DataFrame]:
     """The relation's first row (every column, as Python values) and its rows as a DataFrame
-    of the columns at the positions ``keep``, fetched as Arrow when pyarrow is installed.
+    of the columns at the positions ``keep``, fetched as Arrow when pyarrow is installed;
+    with ``order``, sorted by the columns at those positions (ascending, stable, NULL last:
+    DuckDB's ORDER BY), the first row being the first in that order.
 
     Measured on a 1e6-point ROC curve (DuckDB 2.0): 8% faster and ~90 MB less peak memory than
     ``df()``. Only the kept columns are converted to pandas (split blocks, each Arrow buffer
@@ -306,12 +318,25 @@ def _frame(
         import pyarrow  # noqa: F401  (an optional dependency)
     except ImportError:
         whole: pd.DataFrame = rel.df()
+        if order and len(whole):
+            whole = whole.iloc[sorted_positions(whole, order)]
         first = tuple(whole.iloc[0]) if len(whole) else ()
-        return first, whole.iloc[:, list(keep)]
+        return first, whole.iloc[:, list(keep)].reset_index(drop=True)
     fetch = getattr(rel, "to_arrow_table", None)
     table = fetch() if fetch is not None else rel.arrow()
-    first = tuple(column[0].as_py() for column in table.columns) if table.num_rows else ()
-    result = table.select(list(keep)).to_pandas(split_blocks=True, self_destruct=True)
+    at = 0
+    kept = table.select(list(keep))
+    if order and table.num_rows:
+        import pyarrow.compute as pc
+
+        keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
+        # a stable sort, NULLs at the end (Arrow's default)
+        indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
+        at = indices[0].as_py()
+        kept = kept.take(indices)
+    first = tuple(column[at].as_py() for column in table.columns) if table.num_rows else ()
+    del table
+    result = kept.to_pandas(split_blocks=True, self_destruct=True)
     assert isinstance(result, pd.DataFrame)
     return first, result
 
