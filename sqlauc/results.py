@@ -202,3 +202,39 @@ class GroupAUCResult:
     groups: pd.DataFrame
     method: str
     diagnostics: Diagnostics
+
+
+def sort_rows(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """``frame`` sorted by ``columns`` (stable, missing values last, a new RangeIndex).
+
+    Values pandas cannot order — the lists, structs and maps of a nested slice or group
+    column (``unhashable type: 'list'``, ``'<' not supported between 'dict' and 'dict'``) —
+    are ordered by a comparable form of themselves: a list or array as the tuple of its
+    items, a struct or map as the tuple of its ``(key, value)`` items, recursively; and by
+    their ``repr`` where even those do not compare (a NULL inside, mixed types)."""
+    try:
+        return frame.sort_values(columns, kind="stable", ignore_index=True)
+    except TypeError:
+        pass
+    for form in (_comparable, repr):
+        try:
+            return frame.sort_values(
+                columns, kind="stable", ignore_index=True, key=lambda c: _keyed(c, form)
+            )
+        except TypeError:
+            continue
+    raise AssertionError("unreachable: repr keys are strings")  # pragma: no cover
+
+
+def _keyed(column: pd.Series, form: Any) -> pd.Series:
+    if column.dtype != object:
+        return column
+    return column.map(form, na_action="ignore")
+
+
+def _comparable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple((key, _comparable(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
+        return tuple(_comparable(item) for item in value)
+    return value

@@ -8,6 +8,7 @@ import re
 import warnings
 from statistics import NormalDist
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -362,3 +363,40 @@ def test_names_from_a_pandas_index_or_an_array(backend):
         assert compared["auc"].iloc[0] == pytest.approx(
             roc_auc_score(frame["label"], frame["b"]), abs=TOL
         )
+
+
+def test_nested_slice_and_group_columns_are_sorted_not_a_pandas_error():
+    """Slicing by a DuckDB LIST or STRUCT column (and grouping group_auc by one): pandas
+    cannot sort lists or dicts; the rows come back ordered by a comparable form of the value
+    (a list as a tuple), each equal to its slice's brute-force AUC."""
+    con = duckdb.connect()
+    rng = np.random.default_rng(3)
+    n = 600
+    frame = pd.DataFrame(
+        {
+            "label": (rng.random(n) < 0.4).astype(int),
+            "score": np.round(rng.random(n), 2),
+            "other": rng.random(n),
+            "a": rng.integers(0, 3, n),
+            "b": rng.integers(7, 11, n),
+        }
+    )
+    con.execute(
+        "CREATE TABLE t AS SELECT *, [a, b] AS tags, {'a': a, 'none': NULL} AS st FROM frame"
+    )
+    expected_tags = sorted({(a, b) for a, b in zip(frame.a, frame.b, strict=True)})
+    for column, keys in (("tags", expected_tags), ("st", sorted(set(frame.a)))):
+        result = sqlauc.evaluate(con, "t", by=column, ci=None)
+        got = [tuple(v) if column == "tags" else v["a"] for v in result[column]]
+        assert got == keys
+        for value, auc in zip(result[column], result["auc"], strict=True):
+            rows = (
+                (frame.a == value[0]) & (frame.b == value[1])
+                if column == "tags"
+                else frame.a == value["a"]
+            )
+            assert auc == pytest.approx(brute_auc(frame.label[rows], frame.score[rows]), abs=1e-12)
+        compared = sqlauc.compare(con, "t", label="label", scores=["score", "other"], by=column)
+        assert [tuple(v) if column == "tags" else v["a"] for v in compared[column]] == keys
+        groups = sqlauc.group_auc(con, "t", group=column)
+        assert list(groups["auc"]) == pytest.approx(list(result["auc"]), abs=1e-12)

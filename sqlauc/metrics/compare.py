@@ -20,6 +20,7 @@ from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, warn_
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
+from sqlauc.results import sort_rows
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
 COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
@@ -65,7 +66,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
         values = [r[column] if u else None for r, u in zip(kept, used, strict=True)]
         data[column] = pd.array(values, dtype="float64")
     frame = pd.DataFrame(data, columns=[*options.by, *COMPARE_COLUMNS, "_order"])
-    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
+    frame = sort_rows(frame, [*options.by, "_order"])
     frame = frame.drop(columns="_order")
     unused = used.count(False)
     total = len(frame)

@@ -29,6 +29,7 @@ from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
+from sqlauc.results import sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
 #: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
@@ -249,7 +250,7 @@ def _frame(
         data[column] = pd.array([r[column] or 0 for r in kept], dtype="int64")
     data["n_rows"] = pd.array([r["n_used"] or 0 for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
-    frame = frame.sort_values([*options.by, "_order"], kind="stable", ignore_index=True)
+    frame = sort_rows(frame, [*options.by, "_order"])
     frame = frame.drop(columns="_order")
     total = len(frame)
     no_row = "have no usable row (a NULL label or a NULL score in that column on every row "

@@ -22,7 +22,7 @@ from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Meth
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, GROUP_WEIGHTS, Options, PosLabel
 from sqlauc.pipeline import Evaluated
-from sqlauc.results import GroupAUCResult
+from sqlauc.results import GroupAUCResult, sort_rows
 
 #: The options of the group metrics.
 GROUP_PARAMETERS = (*COMMON_PARAMETERS, "method", "group", "group_weight")
@@ -71,7 +71,7 @@ def shape(evaluated: Evaluated) -> GroupAUCResult:
             "n_rows": pd.array([r["n_used"] for r in kept], dtype="int64"),
         }
     )
-    frame = frame.sort_values(name, kind="stable", ignore_index=True)
+    frame = sort_rows(frame, [name])
     undefined = int(frame["auc"].isna().sum())
     if undefined:
         checks.warn(
