@@ -371,6 +371,21 @@ def model_names(roles: Roles, needed: AbstractSet[str]) -> tuple[str, ...]:
     return roles.scores[1 if "baseline_score" in needed else 0 :]
 
 
+def _common_double(types: tuple[str, ...], dialect: Dialect) -> bool:
+    """Whether the score columns of the long input are cast to DOUBLE: when their types
+    differ and one is a floating-point type. ``CASE model WHEN 1 THEN score_1 ...`` gives
+    every model the engine's common type of the columns, and engines choose it badly: DuckDB
+    and PostgreSQL give a 4-byte FLOAT (REAL) column and a DECIMAL or BIGINT one the 4-byte
+    FLOAT, which merges DECIMAL scores 1e-8 apart or BIGINT scores above 2^24 into ties (a
+    silently different AUC), and ClickHouse has no common type of a Float and a Decimal or
+    an Int64 (an error). DOUBLE is what every engine makes of a FLOAT and a DOUBLE column
+    anyway; integer and decimal columns without a float among them keep their exact common
+    type."""
+    if len(set(types)) < 2:
+        return False
+    return any(type_class(type_name, dialect) == "float" for type_name in types)
+
+
 def _long(
     source: exp.Expr,
     roles: Roles,
@@ -401,8 +416,11 @@ def _long(
     k = len(roles.scores)
     types = roles.score_types or ("",) * k
     score_names = [f"score_{i + 1}" for i in range(k)]
+    as_double = _common_double(types, dialect)
     for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=True)
+        if as_double:
+            value = exp.Cast(this=value, to=_DOUBLE.copy())
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]
