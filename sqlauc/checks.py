@@ -145,16 +145,25 @@ def check(
                 f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
             )
         raise DataError(f"{source} has no rows{filtered}: {what} needs data")
+    # where values carry their own types (SQLite), text in a score column counts as +inf
+    bad, untyped = "NaN or infinite", ""
+    if engine.dialect.untyped_score is not None:
+        bad = "NaN or infinite (or non-numeric: text)"
+        untyped = (
+            f"; {engine.dialect.title} stores values that do not look like numbers (and, in "
+            "a column declared TEXT, every value) as text: cast the column to a number "
+            "(sqlauc.Query) or make them NULL"
+        )
     if nonfinite:
         named = ", ".join(f"{name!r} ({n})" for name, n in nonfinite.items())
         raise DataError(
-            f"score column(s) {named} hold NaN or infinite value(s){filtered}; {what} needs "
-            "finite scores (filter them with where=)"
+            f"score column(s) {named} hold {bad} value(s){filtered}; {what} needs "
+            f"finite scores (filter them with where=){untyped}"
         )
     if diag.n_nonfinite_score:
         raise DataError(
-            f"score column {roles.score!r} has {diag.n_nonfinite_score} NaN or infinite "
-            f"value(s){filtered}; {what} needs finite scores (filter them with where=)"
+            f"score column {roles.score!r} has {diag.n_nonfinite_score} {bad} "
+            f"value(s){filtered}; {what} needs finite scores (filter them with where=){untyped}"
         )
     if diag.n_bad_weight:
         raise DataError(

@@ -25,12 +25,14 @@ whitelisted ``where=`` filter. Only the columns a template reads are built.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
+import sqlglot
 from sqlglot import exp
 
 from sqlauc.dialects import Dialect, type_class, type_kind
@@ -116,12 +118,16 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     other value is unchanged, and the type stays (an integer 0 widens no column). Integers and
     decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
-    (maybe a string) does not.
+    (maybe a string) does not. Where values carry their own types
+    (:attr:`~sqlauc.dialects.Dialect.untyped_score`: SQLite), a score of unknown type that is
+    not a number (text, bytes) becomes +inf: an error, as for a text column elsewhere.
     """
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
     if not numeric:
         value = exact_text(value, type_name, dialect)
+    if kind == "unknown" and numeric and dialect.untyped_score is not None:
+        return _untyped_score(value, dialect)
     if kind == "bool" and numeric:
         return bool_as_number(value)
     if dialect.signed_zeros_apart is not None and (
@@ -129,6 +135,21 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     ):
         return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
     return value
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(sql: str, dialect_name: str) -> exp.Expr:
+    """A dialect record's SQL expression, parsed once (callers transform a copy)."""
+    return sqlglot.parse_one(sql, dialect=dialect_name)
+
+
+def _untyped_score(value: exp.Expr, dialect: Dialect) -> exp.Expr:
+    """``dialect.untyped_score`` with its column ``x`` replaced by ``value``."""
+    assert dialect.untyped_score is not None
+    template = _parsed(dialect.untyped_score, dialect.name)
+    return template.transform(
+        lambda node: value.copy() if isinstance(node, exp.Column) and node.name == "x" else node
+    )
 
 
 def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Expr:
