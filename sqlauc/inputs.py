@@ -119,15 +119,15 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
     (maybe a string) does not. Where values carry their own types
-    (:attr:`~sqlauc.dialects.Dialect.untyped_score`: SQLite), a score of unknown type that is
+    (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a score of unknown type that is
     not a number (text, bytes) becomes +inf: an error, as for a text column elsewhere.
     """
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
     if not numeric:
         value = exact_text(value, type_name, dialect)
-    if kind == "unknown" and numeric and dialect.untyped_score is not None:
-        return _untyped_score(value, dialect)
+    if kind == "unknown" and numeric and dialect.untyped_number is not None:
+        return _untyped_number(value, dialect)
     if kind == "bool" and numeric:
         return bool_as_number(value)
     if dialect.signed_zeros_apart is not None and (
@@ -143,10 +143,10 @@ def _parsed(sql: str, dialect_name: str) -> exp.Expr:
     return sqlglot.parse_one(sql, dialect=dialect_name)
 
 
-def _untyped_score(value: exp.Expr, dialect: Dialect) -> exp.Expr:
-    """``dialect.untyped_score`` with its column ``x`` replaced by ``value``."""
-    assert dialect.untyped_score is not None
-    template = _parsed(dialect.untyped_score, dialect.name)
+def _untyped_number(value: exp.Expr, dialect: Dialect) -> exp.Expr:
+    """``dialect.untyped_number`` with its column ``x`` replaced by ``value``."""
+    assert dialect.untyped_number is not None
+    template = _parsed(dialect.untyped_number, dialect.name)
     return template.transform(
         lambda node: value.copy() if isinstance(node, exp.Column) and node.name == "x" else node
     )
@@ -293,9 +293,15 @@ def label_of_value(
 
 
 def _as_double(name: str, type_name: str, dialect: Dialect) -> exp.Expr:
+    """A weight or group weight column as a DOUBLE; a value of unknown type that is not a
+    number (SQLite's text, which CAST makes 0.0: a zero weight, an absent row) as +inf, a
+    bad weight (:attr:`~sqlauc.dialects.Dialect.untyped_number`)."""
     value: exp.Expr = column(name)
-    if type_class(type_name, dialect) == "bool":
+    kind = type_class(type_name, dialect)
+    if kind == "bool":
         value = bool_as_number(value)
+    elif kind == "unknown" and dialect.untyped_number is not None:
+        value = _untyped_number(value, dialect)
     return exp.Cast(this=value, to=_DOUBLE.copy())
 
 

@@ -343,3 +343,22 @@ def test_sqlite_integers_and_reals_in_one_column():
         assert quiet(sqlauc.auc, con, "t", method=method) == pytest.approx(expected, abs=TOL)
     got = quiet(sqlauc.evaluate, con, "t", scores=["score"], ci=None)
     assert got["auc"].iloc[0] == pytest.approx(expected, abs=TOL)
+
+
+def test_sqlite_text_weights_are_refused():
+    """A weight (or group weight) stored as text in SQLite ('' from an empty CSV cell) was cast
+    to 0.0, and a zero-weight row counts as absent: the row was silently dropped (auc 0.5 here
+    where the rows' weights are unknown). It is an error like a NULL weight, counting them."""
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE t (label INTEGER, score REAL, w REAL, g TEXT)")
+    rows = [(1, 0.9, "", "a"), (0, 0.8, 2, "a"), (1, 0.3, 1, "a"), (0, 0.5, 1, "b"),
+            (1, 0.6, "n/a", "b"), (0, 0.1, 3, "b")]  # fmt: skip
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+    refused = r"weight column 'w' has 2 NULL, negative or non-finite \(or non-numeric: text\)"
+    for method in ("grouped", "bucketed"):
+        with pytest.raises(sqlauc.DataError, match=refused):
+            quiet(sqlauc.auc, con, "t", weight="w", method=method)
+    with pytest.raises(sqlauc.DataError, match=refused):
+        quiet(sqlauc.evaluate, con, "t", scores=["score"], weight="w", ci=None)
+    with pytest.raises(sqlauc.DataError, match=r"group_weight column 'w' has 2 .*non-numeric"):
+        quiet(sqlauc.gauc, con, "t", group="g", group_weight="w")

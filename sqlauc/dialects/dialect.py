@@ -73,7 +73,7 @@ class Dialect:
         it is set, a string label or group column is compared and grouped as its bytes
         (``CAST(x AS BINARY)``, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
         decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
-    untyped_score
+    untyped_number
         For an engine whose values carry their own types, whatever the column's (SQLite: a
         column declared TEXT, as its CSV import makes them, or without a type, holds
         ``'0.9'`` as text, and a REAL column keeps an empty CSV cell ``''`` as text; text
@@ -115,7 +115,7 @@ class Dialect:
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     strings_folded: str | None = None
-    untyped_score: str | None = None
+    untyped_number: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
 

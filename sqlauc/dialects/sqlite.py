@@ -19,5 +19,5 @@ DIALECT = Dialect(
     type_names={exp.DType.DECIMAL: "INTEGER"},
     # typeof() is the storage class of each value ('integer', 'real', 'text', 'blob',
     # 'null'); 9e999 is +inf
-    untyped_score="CASE WHEN typeof(x) IN ('integer', 'real', 'null') THEN x ELSE 9e999 END",
+    untyped_number="CASE WHEN typeof(x) IN ('integer', 'real', 'null') THEN x ELSE 9e999 END",
 )
