@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 import sqlglot
 from sqlglot import exp
 
-from sqlauc.dialects import Dialect, type_class, type_kind
+from sqlauc.dialects import Dialect, collatable, type_class, type_kind
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -101,9 +101,16 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
     the engine's default collation folds case, accents or trailing spaces
     (:attr:`~sqlauc.dialects.Dialect.strings_folded`: MySQL/MariaDB), so that the labels
     ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
-    pandas. Any other column is returned as it is."""
-    if dialect.strings_folded is not None and type_kind(type_name, dialect) == "string":
+    pandas; ``x COLLATE "binary"`` where a column may declare a collation of its own
+    (:attr:`~sqlauc.dialects.Dialect.exact_collation`: DuckDB's and SQLite's ``COLLATE
+    NOCASE``). Any other column is returned as it is."""
+    kind = type_kind(type_name, dialect)
+    if dialect.strings_folded is not None and kind == "string":
         return exp.Cast(this=value, to=_BINARY.copy())
+    untyped = kind == "unknown" and dialect.untyped_number is not None
+    if dialect.exact_collation is not None and (collatable(type_name, dialect) or untyped):
+        collation = exp.to_identifier(dialect.exact_collation, quoted=True)
+        return exp.Collate(this=value, expression=collation)
     return value
 
 

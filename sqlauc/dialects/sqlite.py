@@ -20,4 +20,6 @@ DIALECT = Dialect(
     # typeof() is the storage class of each value ('integer', 'real', 'text', 'blob',
     # 'null'); 9e999 is +inf
     untyped_number="CASE WHEN typeof(x) IN ('integer', 'real', 'null') THEN x ELSE 9e999 END",
+    # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
+    exact_collation="binary",
 )
