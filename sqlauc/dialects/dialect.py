@@ -75,7 +75,8 @@ class Dialect:
         decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
     exact_collation
         For an engine whose string columns may declare a collation of their own (DuckDB and
-        SQLite: ``VARCHAR COLLATE NOCASE``, under which 'u1' = 'U1' and GROUP BY merges them):
+        SQLite: ``VARCHAR COLLATE NOCASE``; PostgreSQL: a nondeterministic ICU collation),
+        under which 'u1' = 'U1' and GROUP BY merges them:
         the collation that compares strings by their bytes, or None. Where it is set, a
         string label, group or slice column is read as ``x COLLATE "<it>"`` (see
         :func:`sqlauc.inputs.exact_text`; where values carry their own types,
