@@ -145,26 +145,37 @@ def check(
                 f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
             )
         raise DataError(f"{source} has no rows{filtered}: {what} needs data")
+    # where values carry their own types (SQLite), text in a score or weight column counts as
+    # +inf
+    bad, untyped = "NaN or infinite", ""
+    if engine.dialect.untyped_number is not None:
+        bad = "NaN or infinite (or non-numeric: text)"
+        untyped = (
+            f"; {engine.dialect.title} stores values that do not look like numbers (and, in "
+            "a column declared TEXT, every value) as text: cast the column to a number "
+            "(sqlauc.Query)"
+        )
     if nonfinite:
         named = ", ".join(f"{name!r} ({n})" for name, n in nonfinite.items())
         raise DataError(
-            f"score column(s) {named} hold NaN or infinite value(s){filtered}; {what} needs "
-            "finite scores (filter them with where=)"
+            f"score column(s) {named} hold {bad} value(s){filtered}; {what} needs "
+            f"finite scores (filter them with where=){untyped}"
         )
     if diag.n_nonfinite_score:
         raise DataError(
-            f"score column {roles.score!r} has {diag.n_nonfinite_score} NaN or infinite "
-            f"value(s){filtered}; {what} needs finite scores (filter them with where=)"
+            f"score column {roles.score!r} has {diag.n_nonfinite_score} {bad} "
+            f"value(s){filtered}; {what} needs finite scores (filter them with where=){untyped}"
         )
+    bad_weight = "NULL, negative or non-finite" + bad.removeprefix("NaN or infinite")
     if diag.n_bad_weight:
         raise DataError(
-            f"weight column {roles.weight!r} has {diag.n_bad_weight} NULL, negative or "
-            "non-finite value(s); weights must be finite and >= 0"
+            f"weight column {roles.weight!r} has {diag.n_bad_weight} {bad_weight} "
+            f"value(s); weights must be finite and >= 0{untyped}"
         )
     if diag.n_bad_group_weight:
         raise DataError(
             f"group_weight column {roles.group_weight_column!r} has {diag.n_bad_group_weight} "
-            "NULL, negative or non-finite value(s); group weights must be finite and >= 0"
+            f"{bad_weight} value(s); group weights must be finite and >= 0{untyped}"
         )
     two_negatives = diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max
     if two_negatives or diag.max_label_code > 1:

@@ -25,15 +25,17 @@ whitelisted ``where=`` filter. Only the columns a template reads are built.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
+import sqlglot
 from sqlglot import exp
 
-from sqlauc.dialects import Dialect, type_class, type_kind
+from sqlauc.dialects import Dialect, collatable, type_class, type_kind
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -99,9 +101,16 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
     the engine's default collation folds case, accents or trailing spaces
     (:attr:`~sqlauc.dialects.Dialect.strings_folded`: MySQL/MariaDB), so that the labels
     ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
-    pandas. Any other column is returned as it is."""
-    if dialect.strings_folded is not None and type_kind(type_name, dialect) == "string":
+    pandas; ``x COLLATE "binary"`` where a column may declare a collation of its own
+    (:attr:`~sqlauc.dialects.Dialect.exact_collation`: DuckDB's and SQLite's ``COLLATE
+    NOCASE``). Any other column is returned as it is."""
+    kind = type_kind(type_name, dialect)
+    if dialect.strings_folded is not None and kind == "string":
         return exp.Cast(this=value, to=_BINARY.copy())
+    untyped = kind == "unknown" and dialect.untyped_number is not None
+    if dialect.exact_collation is not None and (collatable(type_name, dialect) or untyped):
+        collation = exp.to_identifier(dialect.exact_collation, quoted=True)
+        return exp.Collate(this=value, expression=collation)
     return value
 
 
@@ -116,12 +125,16 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     other value is unchanged, and the type stays (an integer 0 widens no column). Integers and
     decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
-    (maybe a string) does not.
+    (maybe a string) does not. Where values carry their own types
+    (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a score of unknown type that is
+    not a number (text, bytes) becomes +inf: an error, as for a text column elsewhere.
     """
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
     if not numeric:
         value = exact_text(value, type_name, dialect)
+    if kind == "unknown" and numeric and dialect.untyped_number is not None:
+        return _untyped_number(value, dialect)
     if kind == "bool" and numeric:
         return bool_as_number(value)
     if dialect.signed_zeros_apart is not None and (
@@ -129,6 +142,21 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     ):
         return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
     return value
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(sql: str, dialect_name: str) -> exp.Expr:
+    """A dialect record's SQL expression, parsed once (callers transform a copy)."""
+    return sqlglot.parse_one(sql, dialect=dialect_name)
+
+
+def _untyped_number(value: exp.Expr, dialect: Dialect) -> exp.Expr:
+    """``dialect.untyped_number`` with its column ``x`` replaced by ``value``."""
+    assert dialect.untyped_number is not None
+    template = _parsed(dialect.untyped_number, dialect.name)
+    return template.transform(
+        lambda node: value.copy() if isinstance(node, exp.Column) and node.name == "x" else node
+    )
 
 
 def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Expr:
@@ -272,9 +300,15 @@ def label_of_value(
 
 
 def _as_double(name: str, type_name: str, dialect: Dialect) -> exp.Expr:
+    """A weight or group weight column as a DOUBLE; a value of unknown type that is not a
+    number (SQLite's text, which CAST makes 0.0: a zero weight, an absent row) as +inf, a
+    bad weight (:attr:`~sqlauc.dialects.Dialect.untyped_number`)."""
     value: exp.Expr = column(name)
-    if type_class(type_name, dialect) == "bool":
+    kind = type_class(type_name, dialect)
+    if kind == "bool":
         value = bool_as_number(value)
+    elif kind == "unknown" and dialect.untyped_number is not None:
+        value = _untyped_number(value, dialect)
     return exp.Cast(this=value, to=_DOUBLE.copy())
 
 
@@ -371,6 +405,21 @@ def model_names(roles: Roles, needed: AbstractSet[str]) -> tuple[str, ...]:
     return roles.scores[1 if "baseline_score" in needed else 0 :]
 
 
+def _common_double(types: tuple[str, ...], dialect: Dialect) -> bool:
+    """Whether the score columns of the long input are cast to DOUBLE: when their types
+    differ and one is a floating-point type. ``CASE model WHEN 1 THEN score_1 ...`` gives
+    every model the engine's common type of the columns, and engines choose it badly: DuckDB
+    and PostgreSQL give a 4-byte FLOAT (REAL) column and a DECIMAL or BIGINT one the 4-byte
+    FLOAT, which merges DECIMAL scores 1e-8 apart or BIGINT scores above 2^24 into ties (a
+    silently different AUC), and ClickHouse has no common type of a Float and a Decimal or
+    an Int64 (an error). DOUBLE is what every engine makes of a FLOAT and a DOUBLE column
+    anyway; integer and decimal columns without a float among them keep their exact common
+    type."""
+    if len(set(types)) < 2:
+        return False
+    return any(type_class(type_name, dialect) == "float" for type_name in types)
+
+
 def _long(
     source: exp.Expr,
     roles: Roles,
@@ -401,8 +450,11 @@ def _long(
     k = len(roles.scores)
     types = roles.score_types or ("",) * k
     score_names = [f"score_{i + 1}" for i in range(k)]
+    as_double = _common_double(types, dialect)
     for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=True)
+        if as_double:
+            value = exp.Cast(this=value, to=_DOUBLE.copy())
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import os
+import sqlite3
 import warnings
+from typing import Any
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -614,3 +617,72 @@ def test_every_formulation_of_every_metric(backend, metric, weights):
             (got.diagnostics.n_rows, got.diagnostics.n_used, got.diagnostics.n_excluded)
         )
     assert len(diagnostics) <= 1, diagnostics
+
+
+def _nocase_table(engine: str) -> tuple[Any, Any]:
+    """A table whose string columns declare a case-insensitive collation, holding
+    :data:`NOCASE_ROWS`: DuckDB's and SQLite's ``COLLATE NOCASE``, PostgreSQL's
+    nondeterministic ICU collation (case-insensitive at strength 2). Returns the connection
+    and the table reference."""
+    if engine == "postgres":
+        import psycopg
+        from backends import POSTGRES_URL
+
+        schema = f"sqlauc_nocase_{os.getpid()}"
+        con = psycopg.connect(POSTGRES_URL, autocommit=True)
+        con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # constant names
+        con.execute(f'CREATE SCHEMA "{schema}"')
+        con.execute(
+            f'CREATE COLLATION "{schema}".ci (provider = icu, '
+            "locale = 'und-u-ks-level2', deterministic = false)"
+        )
+        con.execute(
+            f'CREATE TABLE "{schema}".t (label INTEGER, score DOUBLE PRECISION, '
+            f'g TEXT COLLATE "{schema}".ci, lab VARCHAR(5) COLLATE "{schema}".ci)'
+        )
+        with con.cursor() as cursor:
+            cursor.executemany(f'INSERT INTO "{schema}".t VALUES (%s, %s, %s, %s)', NOCASE_ROWS)
+        return con, (schema, "t")
+    con = duckdb.connect() if engine == "duckdb" else sqlite3.connect(":memory:")
+    con.execute(
+        "CREATE TABLE t (label INTEGER, score DOUBLE, g VARCHAR COLLATE NOCASE, "
+        "lab VARCHAR COLLATE NOCASE)"
+    )  # constant SQL
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", NOCASE_ROWS)
+    return con, "t"
+
+
+#: (label, score, group, text label): groups u1 and U1, text labels Yes, yes, No
+NOCASE_ROWS = [(1, 0.9, "u1", "Yes"), (0, 0.8, "u1", "No"), (1, 0.3, "U1", "yes"),
+               (0, 0.5, "U1", "No"), (1, 0.6, "u1", "Yes"), (0, 0.1, "U1", "No"),
+               (0, 0.7, "u1", "No")]  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite", "postgres"])
+def test_columns_with_a_case_insensitive_collation_keep_values_apart(engine):
+    """A string column declared ``COLLATE NOCASE`` compares 'u1' = 'U1' and groups them as one
+    value: group and slice keys, and labels, are still compared exactly (as pandas and
+    scikit-learn do), like MySQL's folding collations. Before, gauc merged u1 and U1 (0.583
+    where the two groups give 0.5), and DuckDB took 'yes' for pos_label='Yes'."""
+    con, t = _nocase_table(engine)
+    try:
+        check_nocase(con, t)
+    finally:
+        if engine == "postgres":
+            con.execute(f'DROP SCHEMA IF EXISTS "{t[0]}" CASCADE')
+        con.close()
+
+
+def check_nocase(con: Any, t: Any) -> None:
+    frame = pd.DataFrame(NOCASE_ROWS, columns=["label", "score", "g", "lab"])
+    y = frame["label"].to_numpy() == 1
+    expected = gauc_reference(frame.assign(y=y), group="g", y_pos="y", score="score")
+    assert sqlauc.gauc(con, t, group="g").gauc == pytest.approx(expected["gauc"], abs=TOL)
+    per_slice = sqlauc.evaluate(con, t, scores=["score"], by="g", ci=None)
+    assert sorted(per_slice["g"]) == ["U1", "u1"]
+    for row in per_slice.itertuples(index=False):
+        part = frame[frame["g"] == row.g]
+        assert row.auc == pytest.approx(brute_auc(part["label"] == 1, part["score"]), abs=TOL)
+    # labels: 'Yes', 'yes' and 'No' are three labels
+    with pytest.raises(sqlauc.DataError, match="more than two distinct values"):
+        sqlauc.auc(con, t, label="lab", pos_label="Yes")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from decimal import Decimal
 from statistics import NormalDist
 
 import duckdb
@@ -14,6 +15,7 @@ import pandas as pd
 import pytest
 from backends import INF, NAN, NEG_INF
 from reference import brute_auc, delong_ci, delong_variance, partial_auc
+from sklearn.metrics import roc_auc_score
 from test_prototype_evaluate import make_frame
 
 import sqlauc
@@ -316,6 +318,50 @@ def test_models_scored_on_different_rows(backend, method):
             auc, _, se = delong_variance(y, part[row.model].to_numpy())
             close(row.auc, auc, f"auc {name} {row}")
             close(row.auc_se, se, f"se {name} {row}")
+
+
+def mixed_types_frame() -> tuple[pd.DataFrame, dict[str, str]]:
+    """Four models stored in four numeric types, as tables have them: a 4-byte FLOAT (values
+    k/64, exact in it), a DECIMAL(12,8) whose scores lie 1e-8 apart, a BIGINT from 2^24 (1
+    apart: a 4-byte float holds every other one) and a DOUBLE."""
+    rng = np.random.default_rng(11)
+    n = 60
+    return pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, n),
+            "f32": rng.integers(0, 64, n) / 64,
+            "dec": [Decimal("0.5") + Decimal(int(k)) * Decimal("1e-8") for k in rng.permutation(n)],
+            "big": 2**24 + rng.permutation(n),
+            "dbl": rng.random(n),
+        }
+    ), {"f32": "FLOAT", "dec": "DECIMAL(12,8)", "big": "BIGINT", "dbl": "DOUBLE"}
+
+
+@pytest.mark.parametrize(
+    "scores", [["f32", "dec", "big"], ["dbl", "big", "dec"]], ids=["float4", "double"]
+)
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_models_of_different_score_types(backend, method, scores):
+    """Score columns of different types are each ranked in full precision: the engine's CASE
+    that picks a model's score must not give them a common type that merges scores (DuckDB
+    and PostgreSQL give FLOAT and DECIMAL, or FLOAT and BIGINT, the 4-byte FLOAT: 1e-8 apart
+    or 2^24 + 1 became ties, a silently different AUC) nor fail (ClickHouse has no common
+    type of Float64 and Int64, or of a Float and a Decimal)."""
+    frame, types = mixed_types_frame()
+    table = backend.create(frame, types=types)
+    y = frame["label"].to_numpy() == 1
+    values = {s: np.array([float(v) for v in frame[s]]) for s in scores}
+    got = sqlauc.evaluate(backend.con, table, scores=scores, method=method)
+    assert list(got["model"]) == scores
+    for row in got.itertuples(index=False):
+        auc, _, se = delong_variance(y, values[row.model])
+        close(row.auc, auc, f"auc {row.model}")
+        close(row.auc, roc_auc_score(y, values[row.model]), f"sklearn {row.model}")
+        close(row.auc_se, se, f"se {row.model}")
+    compared = sqlauc.compare(backend.con, table, scores=scores)
+    for row in compared.itertuples(index=False):
+        close(row.auc_baseline, brute_auc(y, values[scores[0]]), f"baseline {row.model}")
+        close(row.auc, brute_auc(y, values[row.model]), f"compared {row.model}")
 
 
 def test_fractional_weights_error_counts_rows_of_the_table(backend):

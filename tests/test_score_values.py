@@ -15,6 +15,7 @@ to 1e-12. Known gaps are strict xfails with a reason.
 from __future__ import annotations
 
 import math
+import sqlite3
 import sys
 import warnings
 from decimal import Decimal
@@ -276,3 +277,88 @@ def test_extreme_finite_scores(backend, case):
     check_auc(backend, table, y, s)
     check_roc(backend, table, y, s)
     check_gauc(backend, table, pd.DataFrame({"y": y, "s": s, "g": groups}))
+
+
+# -- scores stored as text ---------------------------------------------------------------------
+
+#: numbers written as text: as text, '10' < '2' < '3' < '3.0' < '7' and '0.9' sorts after
+#: '0.5' but before '10'; as numbers the AUC is another one
+TEXT_SCORES = ["0.9", "10", "2", "0.5", "3", "3.0", "7"]
+TEXT_LABELS = [1, 0, 1, 0, 1, 0, 0]
+REFUSED = r"score column.*(expected a number|non-numeric: text)"
+
+
+def test_text_scores_are_refused(backend):
+    """A score column holding text is an error on every engine, never an AUC of the text's
+    order. Other engines refuse the column's type; SQLite keeps text as text in a column
+    declared TEXT (what its CSV import creates) or with no type, and sqlauc ranked the text:
+    0.583 here, where the numbers give 0.417."""
+    frame = pd.DataFrame({"label": TEXT_LABELS, "score": TEXT_SCORES})
+    table = backend.create(frame, types={"score": "TEXT"})
+    for method in ("grouped", "rows", "bucketed"):
+        with pytest.raises(sqlauc.DataError, match=REFUSED):
+            quiet(sqlauc.auc, backend.con, table, method=method)
+    with pytest.raises(sqlauc.DataError, match=REFUSED):
+        quiet(sqlauc.roc_curve, backend.con, table)
+    with pytest.raises(sqlauc.DataError, match=REFUSED):
+        quiet(sqlauc.evaluate, backend.con, table, scores=["score"], ci=None)
+
+
+def _sqlite_table(declared: str, rows: list[tuple]) -> sqlite3.Connection:
+    con = sqlite3.connect(":memory:")
+    con.execute(f"CREATE TABLE t (label INTEGER, score {declared})")  # constant SQL
+    con.executemany("INSERT INTO t VALUES (?, ?)", rows)
+    return con
+
+
+@pytest.mark.parametrize("declared, n_text", [("", 3), ("REAL", 3), ("NUMERIC", 3), ("TEXT", 7)])
+def test_sqlite_text_among_numbers_is_refused(declared, n_text):
+    """SQLite stores a value that does not look like a number as text even in a REAL column
+    (an empty CSV cell is ''), and orders text after every number: such a row was the top
+    score. It is an error that counts the values (a TEXT column makes every number text)."""
+    rows = [(1, 0.25), (0, 3), (1, ""), (0, "n/a"), (1, 0.5), (0, b"\x01"), (1, 1)]
+    con = _sqlite_table(declared, rows)
+    for method in ("grouped", "rows", "bucketed"):
+        with pytest.raises(
+            sqlauc.DataError,
+            match=rf"'score' has {n_text} NaN or infinite \(or non-numeric: text\)",
+        ):
+            quiet(sqlauc.auc, con, "t", method=method)
+    with pytest.raises(
+        sqlauc.DataError,
+        match=rf"'score' \({n_text}\) hold NaN or infinite \(or non-numeric: text\)",
+    ):
+        quiet(sqlauc.evaluate, con, "t", scores=["score"], ci=None)
+
+
+def test_sqlite_integers_and_reals_in_one_column():
+    """A SQLite column without a type holding INTEGER and REAL values (1 and 1.0 are one tie,
+    2^53 + 1 stays above 2^53) is a column of numbers: every method equals the pair count."""
+    scores = [1, 1.0, 2, 0.5, 2.0, 2**53, 2**53 + 1, 2**53, 0.5, 1]
+    labels = [1, 0, 1, 0, 0, 1, 1, 0, 1, 0]
+    con = _sqlite_table("", list(zip(labels, scores, strict=True)))
+    y = np.array(labels) == 1
+    expected = brute_auc(y, dense_ranks(scores))
+    for method in METHODS:
+        assert quiet(sqlauc.auc, con, "t", method=method) == pytest.approx(expected, abs=TOL)
+    got = quiet(sqlauc.evaluate, con, "t", scores=["score"], ci=None)
+    assert got["auc"].iloc[0] == pytest.approx(expected, abs=TOL)
+
+
+def test_sqlite_text_weights_are_refused():
+    """A weight (or group weight) stored as text in SQLite ('' from an empty CSV cell) was cast
+    to 0.0, and a zero-weight row counts as absent: the row was silently dropped (auc 0.5 here
+    where the rows' weights are unknown). It is an error like a NULL weight, counting them."""
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE t (label INTEGER, score REAL, w REAL, g TEXT)")
+    rows = [(1, 0.9, "", "a"), (0, 0.8, 2, "a"), (1, 0.3, 1, "a"), (0, 0.5, 1, "b"),
+            (1, 0.6, "n/a", "b"), (0, 0.1, 3, "b")]  # fmt: skip
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+    refused = r"weight column 'w' has 2 NULL, negative or non-finite \(or non-numeric: text\)"
+    for method in ("grouped", "bucketed"):
+        with pytest.raises(sqlauc.DataError, match=refused):
+            quiet(sqlauc.auc, con, "t", weight="w", method=method)
+    with pytest.raises(sqlauc.DataError, match=refused):
+        quiet(sqlauc.evaluate, con, "t", scores=["score"], weight="w", ci=None)
+    with pytest.raises(sqlauc.DataError, match=r"group_weight column 'w' has 2 .*non-numeric"):
+        quiet(sqlauc.gauc, con, "t", group="g", group_weight="w")

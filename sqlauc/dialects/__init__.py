@@ -31,7 +31,7 @@ from sqlauc.dialects import (
 )
 from sqlauc.dialects.adapt import adapt
 from sqlauc.dialects.dialect import Dialect, Sums, Tier
-from sqlauc.dialects.typenames import type_class, type_kind
+from sqlauc.dialects.typenames import collatable, type_class, type_kind
 from sqlauc.errors import UnknownDialectError
 
 #: The dialect of the embedded engine, used when there is no connection and no ``dialect=``.
@@ -112,6 +112,7 @@ __all__ = [
     "Tier",
     "UnknownDialectError",
     "adapt",
+    "collatable",
     "default",
     "for_driver",
     "for_sqlalchemy",

@@ -73,6 +73,23 @@ class Dialect:
         it is set, a string label or group column is compared and grouped as its bytes
         (``CAST(x AS BINARY)``, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
         decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
+    exact_collation
+        For an engine whose string columns may declare a collation of their own (DuckDB and
+        SQLite: ``VARCHAR COLLATE NOCASE``; PostgreSQL: a nondeterministic ICU collation),
+        under which 'u1' = 'U1' and GROUP BY merges them:
+        the collation that compares strings by their bytes, or None. Where it is set, a
+        string label, group or slice column is read as ``x COLLATE "<it>"`` (see
+        :func:`sqlauc.inputs.exact_text`; where values carry their own types,
+        ``untyped_number``, a column of unknown type too).
+    untyped_number
+        For an engine whose values carry their own types, whatever the column's (SQLite: a
+        column declared TEXT, as its CSV import makes them, or without a type, holds
+        ``'0.9'`` as text, and a REAL column keeps an empty CSV cell ``''`` as text; text
+        orders after every number and ``'10' < '9'``): SQL in the engine's dialect over the
+        column ``x`` that is ``x`` where it is a number or NULL and +inf where it is not, so
+        that such a value is counted as a non-finite score (an error, see
+        :func:`sqlauc.checks.check`) instead of being ranked; used for a score column whose
+        type is unknown (:func:`sqlauc.inputs.normalised`). None: columns are typed.
     constant_from
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
@@ -106,6 +123,8 @@ class Dialect:
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     strings_folded: str | None = None
+    untyped_number: str | None = None
+    exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
 

@@ -18,4 +18,6 @@ DIALECT = Dialect(
     local_data=True,
     engine_functions=frozenset({"date_part", "datepart", "now", "dayname", "monthname"}),
     sums="split",
+    # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
+    exact_collation="binary",
 )

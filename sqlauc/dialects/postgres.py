@@ -22,4 +22,7 @@ DIALECT = Dialect(
         1042: "CHAR",
         1043: "VARCHAR",
     },
+    # a column may declare a nondeterministic (e.g. case-insensitive ICU) collation; "C"
+    # compares bytes
+    exact_collation="C",
 )

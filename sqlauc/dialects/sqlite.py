@@ -17,4 +17,9 @@ DIALECT = Dialect(
     # DECIMAL they use) are exact up to 2^63 (past it, SQLite makes an integer product a REAL;
     # its SUM raises on overflow)
     type_names={exp.DType.DECIMAL: "INTEGER"},
+    # typeof() is the storage class of each value ('integer', 'real', 'text', 'blob',
+    # 'null'); 9e999 is +inf
+    untyped_number="CASE WHEN typeof(x) IN ('integer', 'real', 'null') THEN x ELSE 9e999 END",
+    # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
+    exact_collation="binary",
 )

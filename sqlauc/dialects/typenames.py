@@ -16,6 +16,8 @@ _NUMBER = (
     r"DECIMAL.*|NUMERIC.*|NUMBER.*|UINTEGER|UBIGINT|USMALLINT|UTINYINT"
 )
 _STRING = r"VARCHAR.*|TEXT|STRING|LARGE_STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID|NVARCHAR.*|CHARACTER.*"
+#: the string types that can carry a collation (not ENUM or UUID, whose values compare exactly)
+_COLLATABLE = re.compile(r"^(VARCHAR.*|TEXT|STRING|CHAR.*|BPCHAR.*|NVARCHAR.*|CHARACTER.*)$")
 _FLOAT = re.compile(r"^(FLOAT\d*|DOUBLE( PRECISION)?|REAL)$")
 
 
@@ -50,6 +52,11 @@ def type_kind(type_name: str, dialect: Dialect) -> str:
     if string.match(upper):
         return "string"
     return "other"
+
+
+def collatable(type_name: str, dialect: Dialect) -> bool:
+    """Whether a column of this type may carry a collation (a character string type)."""
+    return bool(_COLLATABLE.match(_unwrapped(type_name, dialect)))
 
 
 def type_class(type_name: str, dialect: Dialect) -> str:
