@@ -20,9 +20,9 @@ from typing import Any
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, filters, inputs, sampling
+from sqlauc import checks, compose, filters, inputs, sampling, sources
 from sqlauc import render as rendering
-from sqlauc.dialects import Dialect, type_kind
+from sqlauc.dialects import Dialect, type_class, type_kind
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -150,6 +150,33 @@ def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: D
             )
 
 
+def _csv_numbers(
+    source: Source, roles: inputs.Roles, kinds: dict[str, str], dialect: Dialect
+) -> tuple[Source, dict[str, str]]:
+    """A CSV file's score, weight and group weight columns that DuckDB typed as integers are
+    read as DOUBLE.
+
+    DuckDB guesses a CSV column's type from the file's first rows (``sample_size`` 20,480)
+    and casts every later field to it; a text to integer cast *rounds* (``'0.693'`` -> 1,
+    ``'2.5'`` -> 3). A file whose first rows hold whole-number scores (a rule's 0/1, a file
+    sorted by score with 1s on top) or weights (1s, then the down-sampled rows' 2.5s) was
+    read with its later fractional values rounded: a silently different AUC. As DOUBLE, they
+    are read as pandas' ``read_csv`` reads such a column; whole numbers beyond 2^53 are then
+    the nearest double, as in pandas for a column that also holds a fraction.
+    """
+    numbers = {
+        name
+        for name in (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
+        if name is not None
+        and type_kind(kinds[name], dialect) == "number"
+        and type_class(kinds[name], dialect) != "float"
+    }
+    typed = sources.with_csv_types(source, dict.fromkeys(sorted(numbers), "DOUBLE"))
+    if typed is source:
+        return source, kinds
+    return typed, {**kinds, **dict.fromkeys(numbers, "DOUBLE")}
+
+
 def bind(options: Options, source: Source, engine: Engine | None, dialect: Dialect) -> Bound:
     """Resolve names and kinds against the relation (its columns are read, no rows).
 
@@ -169,6 +196,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     roles = _roles(options, columns, source.description, own)
     label_kind = "unknown"
     if engine is not None:
+        source, kinds = _csv_numbers(source, roles, kinds, dialect)
         _check_types(roles, kinds, source.description, dialect)
         label_kind = type_kind(kinds[roles.label], dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
@@ -338,7 +366,7 @@ def plan(
         keys = ["score", "grp"] if bound.roles.group is not None else ["score"]
         # a whole base table keyed by its score: the engine's statistics, when it keeps them
         statistics = (
-            engine.key_statistics(source, bound.roles.score)
+            engine.key_statistics(bound.source, bound.roles.score)
             if keys == ["score"] and bound.where is None
             else None
         )
@@ -346,10 +374,10 @@ def plan(
             sample = sampling.from_statistics(*statistics, spec.distinct_share)
         if sample is None:
             sample_input = inputs.build(
-                source.relation, bound.roles, bound.positive, bound.where,
+                bound.source.relation, bound.roles, bound.positive, bound.where,
                 {*keys, "label", "label_value"}, dialect,
             )  # fmt: skip
-            sample = sampling.sample(engine, source, sample_input, keys)
+            sample = sampling.sample(engine, bound.source, sample_input, keys)
     method = variant[0] if variant else choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
     if {**spec.formulations, **spec.variants}[method].uses_negative:
