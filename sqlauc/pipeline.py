@@ -137,17 +137,62 @@ def _roles(
     )
 
 
-def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: Dialect) -> None:
+def _check_types(
+    roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
+) -> None:
     for role, name in (
         *(("score", name) for name in roles.scores),
         ("score", roles.score),
         ("weight", roles.weight),
         ("group_weight", roles.group_weight_column),
     ):
-        if name is not None and type_kind(kinds[name], d) not in ("number", "bool", "unknown"):
+        if name is None:
+            continue
+        kind = type_kind(kinds[name], d)
+        if kind not in ("number", "bool", "unknown"):
             raise DataError(
-                f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
+                f"{role} column {name!r} of {source.description} has type {kinds[name]}; "
+                "expected a number"
+                + (_text_in_file(source, name, engine) if kind == "string" else "")
             )
+
+
+def _text_in_file(source: Source, column: str, engine: Engine) -> str:
+    """For a file's column typed as text: one of its values that is not a number, and how a
+    CSV's missing-value marker is read as missing (error path only: a second, small query).
+
+    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
+    ``null`` or ``n/a`` among numbers makes the whole column text, and the type alone does
+    not say why.
+    """
+    if source.kind != "file":
+        return ""
+    value = exp.column(column, quoted=True)
+    query = (
+        exp.select(value)
+        .from_(source.relation.copy())
+        .where(
+            exp.and_(
+                value.copy().is_(exp.null()).not_(),
+                exp.TryCast(this=value.copy(), to=exp.DataType.build("DOUBLE")).is_(exp.null()),
+            )
+        )
+        .limit(1)
+    )
+    rows = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), source)
+    if not rows:
+        return ""
+    text = str(rows[0][0])
+    hint = ""
+    call = source.relation.this if isinstance(source.relation, exp.Table) else None
+    if isinstance(call, exp.Anonymous) and call.name == "read_csv":
+        marker = exp.Literal.string(text).sql(dialect="duckdb")
+        hint = (
+            "; in a CSV file a missing value is an empty field: if it marks one, read the file "
+            'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv('<path>', nullstr = ['', {marker}])\")"
+        )
+    return f": it holds text such as {text!r}{hint}"
 
 
 def _csv_numbers(
@@ -197,7 +242,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     label_kind = "unknown"
     if engine is not None:
         source, kinds = _csv_numbers(source, roles, kinds, dialect)
-        _check_types(roles, kinds, source.description, dialect)
+        _check_types(roles, kinds, source, engine, dialect)
         label_kind = type_kind(kinds[roles.label], dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(

@@ -544,6 +544,21 @@ def test_csv_with_whole_numbers_first_and_fractions_later(tmp_path):
         assert groups.loc[key, "group_weight"] == pytest.approx(part["gw"].sum(), abs=TOL)
 
 
+@pytest.mark.parametrize("marker", ["NA", "null", "N/A"])
+def test_csv_missing_value_marker_is_named_in_the_error(tmp_path, marker):
+    # one "NA" (R's write.csv) among the scores makes DuckDB read the column as VARCHAR: the
+    # error said only "has type VARCHAR; expected a number"; it names the text, and the
+    # suggested Query reads the marker as missing (pandas' read_csv + dropna, then sklearn)
+    path = tmp_path / "missing.csv"
+    path.write_text(f"label,score\n1,0.9\n0,{marker}\n1,0.2\n0,0.4\n1,0.3\n")
+    with pytest.raises(sqlauc.DataError, match=f"text such as '{marker}'.*nullstr") as info:
+        sqlauc.auc(None, path)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    query = sqlauc.Query(suggested.replace("<path>", str(path)))
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, query) == roc_auc_score([1, 1, 0, 1], [0.9, 0.2, 0.4, 0.3])
+
+
 def test_csv_with_text_scores_is_a_data_error(tmp_path):
     path = tmp_path / "text.csv"
     path.write_text("label,score\n1,high\n0,low\n")
