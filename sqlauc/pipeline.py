@@ -20,9 +20,9 @@ from typing import Any
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, filters, inputs, sampling
+from sqlauc import checks, compose, filters, inputs, sampling, sources
 from sqlauc import render as rendering
-from sqlauc.dialects import Dialect, type_kind
+from sqlauc.dialects import Dialect, type_class, type_kind
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -137,17 +137,89 @@ def _roles(
     )
 
 
-def _check_types(roles: inputs.Roles, kinds: dict[str, str], relation: str, d: Dialect) -> None:
+def _check_types(
+    roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
+) -> None:
     for role, name in (
         *(("score", name) for name in roles.scores),
         ("score", roles.score),
         ("weight", roles.weight),
         ("group_weight", roles.group_weight_column),
     ):
-        if name is not None and type_kind(kinds[name], d) not in ("number", "bool", "unknown"):
+        if name is None:
+            continue
+        kind = type_kind(kinds[name], d)
+        if kind not in ("number", "bool", "unknown"):
             raise DataError(
-                f"{role} column {name!r} of {relation} has type {kinds[name]}; expected a number"
+                f"{role} column {name!r} of {source.description} has type {kinds[name]}; "
+                "expected a number"
+                + (_text_in_file(source, name, engine) if kind == "string" else "")
             )
+
+
+def _text_in_file(source: Source, column: str, engine: Engine) -> str:
+    """For a file's column typed as text: one of its values that is not a number, and how a
+    CSV's missing-value marker is read as missing (error path only: a second, small query).
+
+    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
+    ``null`` or ``n/a`` among numbers makes the whole column text, and the type alone does
+    not say why.
+    """
+    if source.kind != "file":
+        return ""
+    value = exp.column(column, quoted=True)
+    query = (
+        exp.select(value)
+        .from_(source.relation.copy())
+        .where(
+            exp.and_(
+                value.copy().is_(exp.null()).not_(),
+                exp.TryCast(this=value.copy(), to=exp.DataType.build("DOUBLE")).is_(exp.null()),
+            )
+        )
+        .limit(1)
+    )
+    rows = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), source)
+    if not rows:
+        return ""
+    text = str(rows[0][0])
+    hint = ""
+    call = source.relation.this if isinstance(source.relation, exp.Table) else None
+    if isinstance(call, exp.Anonymous) and call.name == "read_csv":
+        marker = exp.Literal.string(text).sql(dialect="duckdb")
+        hint = (
+            "; in a CSV file a missing value is an empty field: if it marks one, read the file "
+            'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv('<path>', nullstr = ['', {marker}])\")"
+        )
+    return f": it holds text such as {text!r}{hint}"
+
+
+def _csv_numbers(
+    source: Source, roles: inputs.Roles, kinds: dict[str, str], dialect: Dialect
+) -> tuple[Source, dict[str, str]]:
+    """A CSV file's score, weight and group weight columns that DuckDB typed as integers are
+    read as DOUBLE.
+
+    DuckDB guesses a CSV column's type from the file's first rows (``sample_size`` 20,480)
+    and casts every later field to it; a text to integer cast *rounds* (``'0.693'`` -> 1,
+    ``'2.5'`` -> 3). A file whose first rows hold whole-number scores (a rule's 0/1, a file
+    sorted by score with 1s on top) or weights (1s, then the down-sampled rows' 2.5s) was
+    read with its later fractional values rounded: a silently different AUC. As DOUBLE, they
+    are read as pandas' ``read_csv`` reads such a column; whole numbers beyond 2^53 are then
+    the nearest double, as in pandas for a column that also holds a fraction.
+    """
+    numbers = {
+        name
+        for name in (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
+        if name is not None
+        and type_kind(kinds[name], dialect) == "number"
+        and type_class(kinds[name], dialect) != "float"
+    }
+    typed = sources.with_csv_types(source, dict.fromkeys(sorted(numbers), "DOUBLE"))
+    if typed is source:
+        return source, kinds
+    return typed, {**kinds, **dict.fromkeys(numbers, "DOUBLE")}
 
 
 def bind(options: Options, source: Source, engine: Engine | None, dialect: Dialect) -> Bound:
@@ -169,7 +241,8 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     roles = _roles(options, columns, source.description, own)
     label_kind = "unknown"
     if engine is not None:
-        _check_types(roles, kinds, source.description, dialect)
+        source, kinds = _csv_numbers(source, roles, kinds, dialect)
+        _check_types(roles, kinds, source, engine, dialect)
         label_kind = type_kind(kinds[roles.label], dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(
@@ -338,7 +411,7 @@ def plan(
         keys = ["score", "grp"] if bound.roles.group is not None else ["score"]
         # a whole base table keyed by its score: the engine's statistics, when it keeps them
         statistics = (
-            engine.key_statistics(source, bound.roles.score)
+            engine.key_statistics(bound.source, bound.roles.score)
             if keys == ["score"] and bound.where is None
             else None
         )
@@ -346,10 +419,10 @@ def plan(
             sample = sampling.from_statistics(*statistics, spec.distinct_share)
         if sample is None:
             sample_input = inputs.build(
-                source.relation, bound.roles, bound.positive, bound.where,
+                bound.source.relation, bound.roles, bound.positive, bound.where,
                 {*keys, "label", "label_value"}, dialect,
             )  # fmt: skip
-            sample = sampling.sample(engine, source, sample_input, keys)
+            sample = sampling.sample(engine, bound.source, sample_input, keys)
     method = variant[0] if variant else choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
     if {**spec.formulations, **spec.variants}[method].uses_negative:

@@ -18,7 +18,7 @@ database.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -179,6 +179,35 @@ def file_source(path: str) -> Source:
         )
     call = exp.Anonymous(this=reader, expressions=[exp.Literal.string(path)])
     return Source("file", exp.Table(this=call), f"file {path!r}")
+
+
+def with_csv_types(source: Source, types: dict[str, str]) -> Source:
+    """The CSV file source read with ``types`` (column -> DuckDB type name) fixed, instead of
+    the types DuckDB guesses from the file's first rows; any other source unchanged.
+
+    The names are DuckDB's own (after its renaming of a ``score`` beside a ``Score``, which
+    makes them unique ignoring case, as ``types=`` matches them); they become string literals
+    of the ``types`` struct, never SQL text.
+    """
+    call = source.relation.this if isinstance(source.relation, exp.Table) else None
+    if source.kind != "file" or not isinstance(call, exp.Anonymous) or call.name != "read_csv":
+        return source
+    if not types:
+        return source
+    struct = exp.Struct(
+        expressions=[
+            exp.PropertyEQ(this=exp.Literal.string(name), expression=exp.Literal.string(kind))
+            for name, kind in types.items()
+        ]
+    )
+    typed = exp.Anonymous(
+        this=call.name,
+        expressions=[
+            *(e.copy() for e in call.expressions),
+            exp.EQ(this=exp.column("types"), expression=struct),
+        ],
+    )
+    return replace(source, relation=exp.Table(this=typed))
 
 
 def resolve(table: object, dialect: Dialect | None = None) -> Source:

@@ -503,6 +503,62 @@ def test_csv_with_boolean_text_columns(tmp_path, texts, pos_label):
     np.testing.assert_allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
 
 
+def test_csv_with_whole_numbers_first_and_fractions_later(tmp_path):
+    # DuckDB types a CSV column from its first 20,480 rows: scores and weights that are whole
+    # numbers there were read as BIGINT, and the later "0.693" cast to 1 ("2.5" to 3), a
+    # silently different AUC (0.49894 for sklearn's 0.49846 on such a file of 60k rows)
+    rng = np.random.default_rng(11)
+    n, whole = 24_000, 21_000
+    y = (rng.random(n) < 0.4).astype(int)
+    s = rng.integers(0, 3, n).astype(float)
+    s[whole:] = np.round(rng.random(n - whole) * 3, 3)
+    w = np.ones(n)
+    w[whole:] = rng.integers(1, 8, n - whole) / 2  # 0.5 .. 3.5
+    g = rng.integers(0, 50, n)
+    gw = np.where(np.arange(n) < whole, 1.0, 0.25)
+    path = tmp_path / "late fractions.csv"
+    pd.DataFrame({"label": y, "score": s, "other": s[::-1], "w": w, "g": g, "gw": gw}).to_csv(
+        path, index=False, float_format="%.15g"
+    )
+    frame = pd.read_csv(path)
+    assert frame["score"].to_numpy().tolist() == s.tolist()  # the file says what pandas reads
+    for method in ("grouped", "rows"):
+        assert sqlauc.auc(None, path, method=method) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    assert sqlauc.auc(None, path, weight="w") == pytest.approx(
+        roc_auc_score(y, s, sample_weight=w), abs=TOL
+    )
+    curve = sqlauc.roc_curve(None, path, weight="w", drop_intermediate=False)
+    fpr, tpr, thresholds = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_array_equal(curve["threshold"], thresholds)
+    np.testing.assert_allclose(curve["fpr"], fpr, rtol=0, atol=TOL)
+    np.testing.assert_allclose(curve["tpr"], tpr, rtol=0, atol=TOL)
+    result = sqlauc.evaluate(None, path, scores=["score", "other"], ci=None)
+    for model, column in (("score", s), ("other", s[::-1])):
+        row = result.loc[result["model"] == model].iloc[0]
+        assert row["auc"] == pytest.approx(roc_auc_score(y, column), abs=TOL)
+    groups = sqlauc.group_auc(None, path, group="g", group_weight="gw").set_index("g")
+    for key, part in frame.groupby("g"):
+        assert groups.loc[key, "auc"] == pytest.approx(
+            roc_auc_score(part["label"], part["score"]), abs=TOL
+        )
+        assert groups.loc[key, "group_weight"] == pytest.approx(part["gw"].sum(), abs=TOL)
+
+
+@pytest.mark.parametrize("marker", ["NA", "null", "N/A"])
+def test_csv_missing_value_marker_is_named_in_the_error(tmp_path, marker):
+    # one "NA" (R's write.csv) among the scores makes DuckDB read the column as VARCHAR: the
+    # error said only "has type VARCHAR; expected a number"; it names the text, and the
+    # suggested Query reads the marker as missing (pandas' read_csv + dropna, then sklearn)
+    path = tmp_path / "missing.csv"
+    path.write_text(f"label,score\n1,0.9\n0,{marker}\n1,0.2\n0,0.4\n1,0.3\n")
+    with pytest.raises(sqlauc.DataError, match=f"text such as '{marker}'.*nullstr") as info:
+        sqlauc.auc(None, path)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    query = sqlauc.Query(suggested.replace("<path>", str(path)))
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, query) == roc_auc_score([1, 1, 0, 1], [0.9, 0.2, 0.4, 0.3])
+
+
 def test_csv_with_text_scores_is_a_data_error(tmp_path):
     path = tmp_path / "text.csv"
     path.write_text("label,score\n1,high\n0,low\n")
