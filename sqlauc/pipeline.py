@@ -184,8 +184,7 @@ def _text_in_file(source: Source, column: str, engine: Engine) -> str:
         return ""
     text = str(rows[0][0])
     hint = ""
-    call = source.relation.this if isinstance(source.relation, exp.Table) else None
-    if isinstance(call, exp.Anonymous) and call.name == "read_csv":
+    if sources.csv_call(source) is not None:
         marker = exp.Literal.string(text).sql(dialect="duckdb")
         hint = (
             "; in a CSV file a missing value is an empty field: if it marks one, read the file "

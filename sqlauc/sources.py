@@ -181,6 +181,14 @@ def file_source(path: str) -> Source:
     return Source("file", exp.Table(this=call), f"file {path!r}")
 
 
+def csv_call(source: Source) -> exp.Anonymous | None:
+    """The ``read_csv(...)`` call a CSV file source reads; None for any other source."""
+    call = source.relation.this if isinstance(source.relation, exp.Table) else None
+    if source.kind != "file" or not isinstance(call, exp.Anonymous) or call.name != "read_csv":
+        return None
+    return call
+
+
 def with_csv_types(source: Source, types: dict[str, str]) -> Source:
     """The CSV file source read with ``types`` (column -> DuckDB type name) fixed, instead of
     the types DuckDB guesses from the file's first rows; any other source unchanged.
@@ -189,10 +197,8 @@ def with_csv_types(source: Source, types: dict[str, str]) -> Source:
     makes them unique ignoring case, as ``types=`` matches them); they become string literals
     of the ``types`` struct, never SQL text.
     """
-    call = source.relation.this if isinstance(source.relation, exp.Table) else None
-    if source.kind != "file" or not isinstance(call, exp.Anonymous) or call.name != "read_csv":
-        return source
-    if not types:
+    call = csv_call(source)
+    if call is None or not types:
         return source
     struct = exp.Struct(
         expressions=[
