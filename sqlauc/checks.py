@@ -147,14 +147,16 @@ def check(
         raise DataError(f"{source} has no rows{filtered}: {what} needs data")
     # where values carry their own types (SQLite), text in a score or weight column counts as
     # +inf
-    bad, untyped = "NaN or infinite", ""
+    non_numeric, untyped = "", ""
     if engine.dialect.untyped_number is not None:
-        bad = "NaN or infinite (or non-numeric: text)"
+        non_numeric = " (or non-numeric: text)"
         untyped = (
             f"; {engine.dialect.title} stores values that do not look like numbers (and, in "
             "a column declared TEXT, every value) as text: cast the column to a number "
             "(sqlauc.Query)"
         )
+    bad = "NaN or infinite" + non_numeric
+    bad_weight = "NULL, negative or non-finite" + non_numeric
     if nonfinite:
         named = ", ".join(f"{name!r} ({n})" for name, n in nonfinite.items())
         raise DataError(
@@ -166,7 +168,6 @@ def check(
             f"score column {roles.score!r} has {diag.n_nonfinite_score} {bad} "
             f"value(s){filtered}; {what} needs finite scores (filter them with where=){untyped}"
         )
-    bad_weight = "NULL, negative or non-finite" + bad.removeprefix("NaN or infinite")
     if diag.n_bad_weight:
         raise DataError(
             f"weight column {roles.weight!r} has {diag.n_bad_weight} {bad_weight} "
