@@ -78,6 +78,10 @@ class Roles:
     #: several score columns (evaluate, compare): the input is long, one row per (row, model)
     scores: tuple[str, ...] = ()
     score_types: tuple[str, ...] = ()
+    #: the source's own spelling of each of ``scores`` where the engine renamed a column (DuckDB
+    #: reads a frame holding ``Score`` and ``score`` as ``Score, score_1``): the models' names
+    #: (:func:`model_labels`); empty when the engine's names are the source's
+    score_spellings: tuple[str, ...] = ()
     #: slice columns (evaluate's and compare's ``by``): input columns by_1, by_2, ...
     by: tuple[str, ...] = ()
     by_types: tuple[str, ...] = ()
@@ -153,9 +157,41 @@ def _parsed(sql: str, dialect_name: str) -> exp.Expr:
 def _untyped_number(value: exp.Expr, dialect: Dialect) -> exp.Expr:
     """``dialect.untyped_number`` with its column ``x`` replaced by ``value``."""
     assert dialect.untyped_number is not None
-    template = _parsed(dialect.untyped_number, dialect.name)
+    return _over(dialect.untyped_number, {"x": value}, dialect)
+
+
+def _equals(raw: exp.Expr, literal_: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
+    """``raw = literal_``, the test of a label value against the positive (or negative)
+    label. Where values carry their own types (SQLite) and the label's type is unknown, a
+    number is written :attr:`Dialect.untyped_label`'s way, so that a text ``'1'`` in a column
+    without a declared type equals the label 1 as it does in a typed column."""
+    number = literal_.this if isinstance(literal_, exp.Neg) else literal_  # -1 is Neg(1)
+    typed_number = isinstance(number, exp.Literal) and not number.is_string
+    if (
+        not typed_number
+        or dialect.untyped_label is None
+        or type_kind(type_name, dialect) != "unknown"
+    ):
+        return exp.EQ(this=raw.copy(), expression=literal_.copy())
+    return _over(dialect.untyped_label, {"x": raw, "n": literal_}, dialect)
+
+
+def _not(test: exp.Expr) -> exp.Expr:
+    """``NOT test`` (``a <> b`` for ``a = b``): NULL where ``test`` is NULL."""
+    if isinstance(test, exp.EQ):
+        return exp.NEQ(this=test.this.copy(), expression=test.expression.copy())
+    return exp.Not(this=exp.Paren(this=test.copy()))
+
+
+def _over(sql: str, values: dict[str, exp.Expr], dialect: Dialect) -> exp.Expr:
+    """A dialect record's SQL with its columns (``x``, ...) replaced by ``values``."""
+    template = _parsed(sql, dialect.name)
     return template.transform(
-        lambda node: value.copy() if isinstance(node, exp.Column) and node.name == "x" else node
+        lambda node: (
+            values[node.name].copy()
+            if isinstance(node, exp.Column) and not node.table and node.name in values
+            else node
+        )
     )
 
 
@@ -211,10 +247,12 @@ def _label(
     negative: exp.Expr | None,
     dialect: Dialect,
     group: exp.Expr | None,
+    type_name: str,
 ) -> exp.Expr:
     """``label`` (1/0/2/NULL, see the module docstring) as a function of ``raw``, the label
-    value, and of ``group`` (NULL label for a NULL group) when given."""
-    is_positive = exp.EQ(this=raw.copy(), expression=positive.copy())
+    value (of the column type ``type_name``), and of ``group`` (NULL label for a NULL group)
+    when given."""
+    is_positive = _equals(raw, positive, type_name, dialect)
     label: exp.Expr
     if negative is None and dialect.boolean_values:
         label = exp.Cast(this=is_positive, to=_INT.copy())
@@ -225,7 +263,7 @@ def _label(
         ]
         default = exp.Literal.number(0)
         if negative is not None:
-            is_negative = exp.EQ(this=raw.copy(), expression=negative.copy())
+            is_negative = _equals(raw, negative, type_name, dialect)
             ifs.append(exp.If(this=is_negative, true=default))
             default = exp.Literal.number(2)
         label = exp.Case(ifs=ifs, default=default)
@@ -281,21 +319,18 @@ def label_of_value(
     raw = exp.column("label_value")
     pos = as_value(positive)
     neg = as_value(negative) if negative is not None else None
-    value = _label(raw, pos, neg, dialect, group)
+    value = _label(raw, pos, neg, dialect, group, roles.label_type)
     is_null: exp.Expr = exp.Is(this=raw.copy(), expression=exp.Null())
     equals: dict[int, exp.Expr] = {}
     if group is not None:
         is_null = exp.or_(is_null, exp.Is(this=group.copy(), expression=exp.Null()))
     else:
-        equals[1] = exp.EQ(this=raw.copy(), expression=pos.copy())
+        equals[1] = _equals(raw, pos, roles.label_type, dialect)
         if neg is None:
-            equals[0] = exp.NEQ(this=raw.copy(), expression=pos.copy())
+            equals[0] = _not(equals[1])
         else:
-            equals[0] = exp.EQ(this=raw.copy(), expression=neg.copy())
-            equals[2] = exp.and_(
-                exp.NEQ(this=raw.copy(), expression=pos.copy()),
-                exp.NEQ(this=raw.copy(), expression=neg.copy()),
-            )
+            equals[0] = _equals(raw, neg, roles.label_type, dialect)
+            equals[2] = exp.and_(_not(equals[1]), _not(equals[0]))
     return LabelRule(value=value, is_null=is_null, equals=equals)
 
 
@@ -370,7 +405,7 @@ def build(
     projections: list[exp.Expr] = []
     if "label" in needed:
         of_group = column(roles.group) if roles.group is not None and "grp" in needed else None
-        label = _label(label_col, positive, negative, dialect, of_group)
+        label = _label(label_col, positive, negative, dialect, of_group, roles.label_type)
         projections.append(exp.alias_(label, "label", copy=False))
     if "label_value" in needed:
         # boolean labels as 0/1: templates take MIN/MAX of label_value, and PostgreSQL has no
@@ -399,10 +434,18 @@ def build(
 MODELS_ALIAS, ROWS_ALIAS = "sqlauc_models", "sqlauc_rows"
 
 
+def model_labels(roles: Roles) -> tuple[str, ...]:
+    """The name of each score column's model, in the order of ``scores``: the source's own
+    spelling of the column (``score``, not the ``score_1`` DuckDB reads it as beside a
+    ``Score`` column)."""
+    return roles.score_spellings or roles.scores
+
+
 def model_names(roles: Roles, needed: AbstractSet[str]) -> tuple[str, ...]:
-    """The models of the long input, in the order of their codes 1 .. K: the score columns,
-    after the first when the baseline's score is needed (:func:`sqlauc.compare`)."""
-    return roles.scores[1 if "baseline_score" in needed else 0 :]
+    """The models of the long input, in the order of their codes 1 .. K: the score columns'
+    names (:func:`model_labels`), after the first when the baseline's score is needed
+    (:func:`sqlauc.compare`)."""
+    return model_labels(roles)[1 if "baseline_score" in needed else 0 :]
 
 
 def _common_double(types: tuple[str, ...], dialect: Dialect) -> bool:

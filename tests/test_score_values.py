@@ -331,6 +331,46 @@ def test_sqlite_text_among_numbers_is_refused(declared, n_text):
         quiet(sqlauc.evaluate, con, "t", scores=["score"], ci=None)
 
 
+@pytest.mark.parametrize("declared", ["", "TEXT", "INTEGER", "NUMERIC"])
+@pytest.mark.parametrize(
+    "labels, pos_label",
+    [
+        (["1", "0", "1", "0", "1", "0", "0", "1"], 1),
+        (["1", "0", "1", "0", "1", "0", "0", "1"], "1"),
+        (["1", "-1", "1", "-1", "1", "-1", "-1", "1"], -1),
+        (["yes", "no", "yes", "no", "yes", "no", "no", "yes"], "yes"),
+    ],
+)
+def test_sqlite_labels_stored_as_text(declared, labels, pos_label):
+    """SQLite keeps ``'1'`` as text in a column without a declared type (and in a TEXT
+    column): compared by storage class, the text ``'1'`` never equalled the positive label 1,
+    so every row was a negative ("pos_label=1 is not among the labels seen: ['0', '1']"), and
+    pos_label='1' did no better. A text that spells a number is that number; other text stays
+    text."""
+    scores = [0.9, 0.8, 0.4, 0.4, 0.3, 0.6, 0.1, 0.2]
+    con = sqlite3.connect(":memory:")
+    con.execute(f"CREATE TABLE t (label {declared}, score REAL, u INTEGER)")  # constant SQL
+    con.executemany(
+        "INSERT INTO t VALUES (?, ?, ?)",
+        [(y, s, i % 2) for i, (y, s) in enumerate(zip(labels, scores, strict=True))],
+    )
+    stored = {row[0] for row in con.execute("SELECT typeof(label) FROM t")}
+    assert "text" in stored or declared in ("INTEGER", "NUMERIC")
+    positive = np.array([str(y) in (str(pos_label), f"{pos_label}.0") for y in labels])
+    want = brute_auc(positive, np.array(scores))
+    for method in ("grouped", "rows", "bucketed"):
+        got = sqlauc.auc(con, "t", pos_label=pos_label, method=method)
+        assert got == pytest.approx(want, abs=1e-12), method
+    curve = sqlauc.roc_curve(con, "t", pos_label=pos_label, drop_intermediate=False)
+    assert np.asarray(curve.tpr)[-1] == 1.0 and np.asarray(curve.fpr)[-1] == 1.0
+    assert len(curve) == len(set(scores)) + 1
+    got = sqlauc.evaluate(con, "t", scores=["score"], pos_label=pos_label, ci=None)
+    assert got["auc"].iloc[0] == pytest.approx(want, abs=1e-12)
+    assert got["positives"].iloc[0] == positive.sum()
+    by_group = sqlauc.gauc(con, "t", group="u", pos_label=pos_label)
+    assert by_group.groups_used == 2
+
+
 def test_sqlite_integers_and_reals_in_one_column():
     """A SQLite column without a type holding INTEGER and REAL values (1 and 1.0 are one tie,
     2^53 + 1 stays above 2^53) is a column of numbers: every method equals the pair count."""

@@ -90,6 +90,12 @@ class Dialect:
         that such a value is counted as a non-finite score (an error, see
         :func:`sqlauc.checks.check`) instead of being ranked; used for a score column whose
         type is unknown (:func:`sqlauc.inputs.normalised`). None: columns are typed.
+    untyped_label
+        For the same engines: SQL that tests the label ``x`` of unknown type against the
+        number ``n`` (the positive or the negative label). SQLite compares a column without a
+        declared type by storage class, so its text ``'1'`` (a label read from a CSV or a
+        pandas ``object`` column) never equals 1, while a typed column converts the one to
+        its own affinity; the test must give both the same answer. None: ``x = n``.
     constant_from
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
@@ -124,6 +130,7 @@ class Dialect:
     signed_zeros_apart: str | None = None
     strings_folded: str | None = None
     untyped_number: str | None = None
+    untyped_label: str | None = None
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None

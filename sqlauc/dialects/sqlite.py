@@ -20,6 +20,10 @@ DIALECT = Dialect(
     # typeof() is the storage class of each value ('integer', 'real', 'text', 'blob',
     # 'null'); 9e999 is +inf
     untyped_number="CASE WHEN typeof(x) IN ('integer', 'real', 'null') THEN x ELSE 9e999 END",
+    # the label x equals the number n: as a number (a column without a declared type has no
+    # affinity: its text '1' is not 1) or as its text (CAST gives TEXT affinity: the text '1'
+    # of such a column is '1'; a typed column converts it back to its own affinity)
+    untyped_label="(x = n OR x = CAST(n AS TEXT))",
     # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
     exact_collation="binary",
 )
