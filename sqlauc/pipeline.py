@@ -126,10 +126,14 @@ def _roles(
         ) from None
     scores = tuple(pick(name, "score") or "" for name in options.scores)
     by = tuple(pick(name, "by") or "" for name in options.by)
+    spellings: tuple[str, ...] = ()
+    if own is not None and columns is not None:  # the engine renamed some column
+        spellings = tuple(own[columns.index(name)] for name in scores)
     return inputs.Roles(
         label=label,
         score=score,
         scores=scores,
+        score_spellings=spellings,
         by=by,
         weight=pick(options.weight, "weight"),
         group=pick(options.group, "group"),
@@ -472,13 +476,13 @@ def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
 
 def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, int]:
     """NaN or infinite scores per score column (long input: the rows' ``model``)."""
-    counts = dict.fromkeys(plan_.roles.scores, 0)
+    counts = dict.fromkeys(inputs.model_labels(plan_.roles), 0)
     baseline = 0  # compare: the first score column beside each model's (every row K times)
     for row in rows:
         counts[row["model"]] += int(row.get("n_nonfinite_score") or 0)
         baseline += int(row.get("n_nonfinite_baseline") or 0)
     if baseline:
-        counts[plan_.roles.scores[0]] = baseline // _copies(rows)
+        counts[inputs.model_labels(plan_.roles)[0]] = baseline // _copies(rows)
     return {name: n for name, n in counts.items() if n}
 
 

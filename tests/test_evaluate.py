@@ -446,3 +446,24 @@ def test_nested_slice_and_group_columns_are_sorted_not_a_pandas_error():
         assert [tuple(v) if column == "tags" else v["a"] for v in compared[column]] == keys
         groups = sqlauc.group_auc(con, "t", group=column)
         assert list(groups["auc"]) == pytest.approx(list(result["auc"]), abs=1e-12)
+
+
+def test_models_named_as_the_source_spells_them_when_the_engine_renamed_one():
+    """DuckDB reads a frame holding ``Score`` and ``score`` as ``Score, score_1``: the models
+    are still named ``Score`` and ``score`` (evaluate, compare, the SQL and the errors)."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(200) < 0.4).astype(int)
+    frame = pd.DataFrame(
+        {"label": y, "Score": rng.random(200) + 0.2 * y, "score": rng.random(200) + 0.6 * y}
+    )
+    got = sqlauc.evaluate(None, frame, scores=["score", "Score"], ci=None)
+    assert got["model"].tolist() == ["score", "Score"]
+    for row in got.itertuples(index=False):
+        close(row.auc, brute_auc(y == 1, frame[row.model].to_numpy()), row.model)
+    compared = sqlauc.compare(None, frame, scores=["Score", "score"])
+    assert compared[["baseline", "model"]].values.tolist() == [["Score", "score"]]
+    close(compared["auc"].iloc[0], brute_auc(y == 1, frame["score"].to_numpy()), "compare")
+    assert "'score' END AS model" in sqlauc.sql("evaluate", frame, scores=["Score", "score"])
+    frame.loc[0, "score"] = np.inf
+    with pytest.raises(sqlauc.DataError, match=r"score column\(s\) 'score' \(1\) hold NaN"):
+        sqlauc.evaluate(None, frame, scores=["Score", "score"])

@@ -16,6 +16,7 @@ import pandas as pd
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError
+from sqlauc.inputs import model_labels
 from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, warn_rows, z_value
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
@@ -53,10 +54,11 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "understates the variance"
             )
     kept = [r for r in evaluated.rows if r["n_rows"]]
-    order = {name: i for i, name in enumerate(plan.roles.scores)}
+    names = model_labels(plan.roles)
+    order = {name: i for i, name in enumerate(names)}
     slices = zip(options.by, plan.roles.by, strict=True)  # given, resolved (the query's names)
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
-    data["baseline"] = [plan.roles.scores[0]] * len(kept)
+    data["baseline"] = [names[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
     # no usable row (a NULL label, baseline or model score on every row): nothing is defined;

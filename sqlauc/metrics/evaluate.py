@@ -24,6 +24,7 @@ from sqlauc import checks
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
+from sqlauc.inputs import model_labels
 from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
 from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
@@ -164,7 +165,7 @@ def _check_probabilities(evaluated: Evaluated) -> None:
         if n:
             counts[row["model"]] = counts.get(row["model"], 0) + n
     if counts:
-        scores = evaluated.plan.roles.scores
+        scores = model_labels(evaluated.plan.roles)
         named = ", ".join(f"{name!r} ({counts[name]})" for name in scores if name in counts)
         asked = [m for m in EVALUATE_METRICS if m in evaluated.plan.options.metrics
                  and m in PROBABILITY_METRICS]  # fmt: skip
@@ -235,7 +236,7 @@ def _frame(
     a warning counts the single-class (slice, model) rows (``auc`` NaN)."""
     options = evaluated.plan.options
     kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
-    order = {name: i for i, name in enumerate(evaluated.plan.roles.scores)}
+    order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
     slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
     data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
     data["model"] = [r["model"] for r in kept]
@@ -449,7 +450,11 @@ def evaluate(
         ``[eps, 1 - eps]`` before the logarithms. The default is scikit-learn's for
         float64, the machine epsilon ``2**-52`` (where clipping ``p`` and clipping ``1 - p``,
         scikit-learn's way, give the same bits); TorchRec clamps ``p`` at ``1e-12``. Only
-        with ``log_loss`` or ``ne`` in ``metrics``.
+        with ``log_loss`` or ``ne`` in ``metrics``. The scores are read as doubles whatever
+        their column's type: scikit-learn clips a float32 array at float32's epsilon
+        (``2**-23``) and computes in float32, so on scores stored as 4-byte floats (REAL,
+        FLOAT4, Float32) pass ``eps=2**-23`` to match it (a positive scored ``0.0`` then
+        costs ``-log(2**-23)`` = 15.9, not 36.0).
     group : str, optional
         The group column of ``gauc`` (e.g. a user id), required with it and refused without
         it. A row with a NULL group is in no group (left out of ``gauc`` only: it still
