@@ -141,6 +141,24 @@ def _roles(
     )
 
 
+def _index_hint(source: Source, options: Options, columns: list[str] | None) -> str:
+    """For a pandas DataFrame whose index holds an asked-for column (``set_index("user")``):
+    the hint that the index is not read. Empty otherwise."""
+    frame = source.frame
+    if not isinstance(frame, pd.DataFrame) or columns is None:
+        return ""
+    asked = [options.label, options.score, *options.scores, *options.by, options.weight,
+             options.group, options.group_weight]  # fmt: skip
+    index = {str(n) for n in frame.index.names if n is not None}
+    found = [n for n in asked if n is not None and n in index and n not in columns]
+    if not found:
+        return ""
+    names = list(dict.fromkeys(found))
+    verb = "is" if len(names) == 1 else "are"
+    return (f" ({', '.join(map(repr, names))} {verb} in the DataFrame's index, which sqlauc does "
+            "not read: pass df.reset_index())")  # fmt: skip
+
+
 def _check_types(
     roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
 ) -> None:
@@ -241,7 +259,10 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         columns = [name for name, _ in described]
         kinds = dict(described)
         own = engine.source_names(source)
-    roles = _roles(options, columns, source.description, own)
+    try:
+        roles = _roles(options, columns, source.description, own)
+    except NotFoundError as err:
+        raise NotFoundError(f"{err}{_index_hint(source, options, columns)}") from None
     label_kind = "unknown"
     if engine is not None:
         source, kinds = _csv_numbers(source, roles, kinds, dialect)

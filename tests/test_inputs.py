@@ -674,3 +674,19 @@ def test_bad_weight_in_a_parquet_file_is_an_error(tmp_path, column, value):
             sqlauc.auc(None, path, weight="w")
         with pytest.raises(sqlauc.DataError, match="weight"):
             sqlauc.roc_curve(None, path, weight="w")
+
+
+def test_a_column_in_the_frames_index_is_named_as_such(data, expected):
+    """pandas keeps ``set_index`` columns out of the frame's columns, and DuckDB does not read
+    the index: the not-found error says where the column is and what to do."""
+    indexed = data.frame.set_index("label")
+    with pytest.raises(sqlauc.NotFoundError, match=r"'label' is in the DataFrame's index.*"
+                       r"reset_index\(\)"):  # fmt: skip
+        sqlauc.auc(None, indexed)
+    assert sqlauc.auc(None, indexed.reset_index()) == pytest.approx(expected["auc"], abs=TOL)
+    grouped = data.frame.assign(g=np.arange(len(data.frame)) % 7).set_index(["g", "label"])
+    with pytest.raises(sqlauc.NotFoundError, match=r"'label', 'g' are in the DataFrame's index"):
+        sqlauc.gauc(None, grouped, group="g")
+    with pytest.raises(sqlauc.NotFoundError) as caught:
+        sqlauc.auc(None, data.frame, score="nope")
+    assert "index" not in str(caught.value)
