@@ -385,7 +385,9 @@ def render(
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)
 
-    key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect)
+    # the models' names are not in the relation's SQL where the engine renamed a column
+    key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect,
+           b.roles.score_spellings)  # fmt: skip
     tree, sql = rendering.cached(key, build)
     columns = [e.alias_or_name for e in tree.expressions]
     return Plan(spec, options, bound, method, negative, tree, sql, columns)

@@ -464,6 +464,13 @@ def test_models_named_as_the_source_spells_them_when_the_engine_renamed_one():
     assert compared[["baseline", "model"]].values.tolist() == [["Score", "score"]]
     close(compared["auc"].iloc[0], brute_auc(y == 1, frame["score"].to_numpy()), "compare")
     assert "'score' END AS model" in sqlauc.sql("evaluate", frame, scores=["Score", "score"])
+    # the same engine names (Score, score_1) spelled otherwise by another frame: the query
+    # cached for the first must not name the second's models
+    first = sqlauc.evaluate(None, frame, scores=["Score", "score"], ci=None)
+    assert first["model"].tolist() == ["Score", "score"]
+    other = frame.rename(columns={"score": "score_1"}).assign(score=frame["score"])
+    got = sqlauc.evaluate(None, other, scores=["Score", "score_1"], ci=None)
+    assert got["model"].tolist() == ["Score", "score_1"]
     frame.loc[0, "score"] = np.inf
     with pytest.raises(sqlauc.DataError, match=r"score column\(s\) 'score' \(1\) hold NaN"):
         sqlauc.evaluate(None, frame, scores=["Score", "score"])
