@@ -657,6 +657,9 @@ def test_query_on_sqlite_and_duckdb(workdir, frame, capsys):
     assert "not allowed with argument" in capsys.readouterr().err
     assert cli.main(["auc", "data.parquet", "--query", "SELECT 1"]) == 2
     assert "not both" in capsys.readouterr().err
+    # the table given where a file goes: the error says how to name it
+    assert cli.main(["auc", "--db", f"sqlite:///{workdir / 'data.db'}", "events"]) == 2
+    assert "name the table with --table (--table 'events')" in capsys.readouterr().err
     status = cli.main(["auc", "--query", "DELETE FROM t"])
     assert status == 2 and "must be a SELECT" in capsys.readouterr().err
 

@@ -138,6 +138,12 @@ def open_relation(
     """
     if db is None and source is None and query is None:
         raise UsageError("give a SOURCE file, or --db URL --table NAME (or --query SELECT)")
+    if source is not None and db is not None and table is None and query is None:
+        # `sqlauc auc --db URL events`: SOURCE is a file; the database's table is --table
+        raise UsageError(
+            f"with --db URL, name the table with --table (--table {source!r}); a SOURCE is a "
+            "Parquet/CSV file for the embedded DuckDB"
+        )
     if source is not None and (db is not None or query is not None):
         raise UsageError("give either a SOURCE file or --db URL / --query, not both")
     if db is None and table is not None:
