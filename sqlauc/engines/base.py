@@ -58,14 +58,8 @@ class Engine(ABC):
         rows = self.fetch(sql, source)
         if not rows:
             return (), pd.DataFrame(columns=range(len(keep)))
-        whole = pd.DataFrame.from_records(rows)
-        first = rows[0]
-        if order:
-            positions = sorted_positions(whole, order)
-            whole, first = whole.iloc[positions], rows[positions[0]]
-        frame = whole.iloc[:, list(keep)].reset_index(drop=True)
-        frame.columns = pd.RangeIndex(len(keep))
-        return tuple(first), frame
+        at, frame = kept_sorted(pd.DataFrame.from_records(rows), keep, order)
+        return tuple(rows[at]), frame
 
     def can_sample(self) -> bool:
         """Whether a ``LIMIT``-ed sample is cheap enough to pick a query formulation."""
@@ -78,9 +72,19 @@ class Engine(ABC):
         return None
 
 
-def sorted_positions(whole: pd.DataFrame, order: Sequence[int]) -> Any:
-    """The row positions of ``whole`` sorted by the columns at ``order`` (ascending, stable,
-    missing values last: the order of an ORDER BY over them in DuckDB)."""
-    keys = whole.iloc[:, list(order)].reset_index(drop=True)
-    keys.columns = pd.RangeIndex(len(order))
-    return keys.sort_values(list(keys.columns), kind="stable", na_position="last").index
+def kept_sorted(
+    whole: pd.DataFrame, keep: Sequence[int], order: Sequence[int] = ()
+) -> tuple[int, pd.DataFrame]:
+    """The position in ``whole`` (a non-empty frame) of the first row in ``order``, and the
+    columns at the positions ``keep`` (renamed 0..), rows sorted by the columns at the
+    positions ``order`` (ascending, stable, missing values last: the order of an ORDER BY
+    over them in DuckDB; the rows as they are without ``order``)."""
+    at = 0
+    if order:
+        keys = whole.iloc[:, list(order)].reset_index(drop=True)
+        keys.columns = pd.RangeIndex(len(order))
+        positions = keys.sort_values(list(keys.columns), kind="stable", na_position="last").index
+        whole, at = whole.iloc[positions], int(positions[0])
+    frame = whole.iloc[:, list(keep)].reset_index(drop=True)
+    frame.columns = pd.RangeIndex(len(keep))
+    return at, frame

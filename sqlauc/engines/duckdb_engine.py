@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from sqlauc import dialects, render
 from sqlauc.dialects import Dialect
-from sqlauc.engines.base import Engine, sorted_positions
+from sqlauc.engines.base import Engine, kept_sorted
 from sqlauc.errors import NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source
 
@@ -318,10 +318,10 @@ def _frame(
         import pyarrow  # noqa: F401  (an optional dependency)
     except ImportError:
         whole: pd.DataFrame = rel.df()
-        if order and len(whole):
-            whole = whole.iloc[sorted_positions(whole, order)]
-        first = tuple(whole.iloc[0]) if len(whole) else ()
-        return first, whole.iloc[:, list(keep)].reset_index(drop=True)
+        if not len(whole):
+            return (), whole.iloc[:, list(keep)].set_axis(range(len(keep)), axis=1)
+        at, frame = kept_sorted(whole, keep, order)
+        return tuple(whole.iloc[at]), frame
     fetch = getattr(rel, "to_arrow_table", None)
     table = fetch() if fetch is not None else rel.arrow()
     at = 0
