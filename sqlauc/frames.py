@@ -1,0 +1,93 @@
+"""In-memory frames as DuckDB reads them: the few column types its scan refuses or misreads,
+converted to what it reads as their values.
+
+DuckDB scans a pandas DataFrame column by column and a pyarrow table (or a polars frame, as
+Arrow) as it is; a column it cannot scan fails the whole scan, although the metric may not
+read it (``Not implemented Error: Data type 'period[M]' not recognized``), and a few columns
+are scanned as other values than pandas holds. :func:`readable` returns the frame with those
+columns converted (a shallow copy: the caller's frame is never changed, the other columns are
+not copied); any other frame is returned as it is.
+
+- a sparse column (``pd.arrays.SparseArray``, e.g. sparse 0/1 labels): its dense values;
+- the types DuckDB does not scan (periods, intervals, complex numbers, and categoricals of
+  them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
+- half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
+  holds every half-precision value exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def readable(frame: Any) -> Any:
+    """``frame`` with the columns DuckDB cannot scan as they are converted (module docstring):
+    a pandas DataFrame, a pyarrow Table or RecordBatch, or a polars DataFrame/LazyFrame
+    (as a pyarrow Table); anything else as it is."""
+    module = type(frame).__module__.split(".")[0]
+    if module == "pandas" and isinstance(frame, pd.DataFrame):
+        return _readable_pandas(frame)
+    if module == "polars":
+        if hasattr(frame, "collect"):
+            frame = frame.collect()
+        return _readable_arrow(frame.to_arrow())
+    if module == "pyarrow":
+        return _readable_arrow(frame)
+    return frame
+
+
+def _readable_pandas(frame: pd.DataFrame) -> pd.DataFrame:
+    converted: dict[int, pd.Series] = {}
+    for position in range(frame.shape[1]):
+        column = frame.iloc[:, position]
+        new = _readable_column(column)
+        if new is not column:
+            converted[position] = new
+    if not converted:
+        return frame
+    copy = frame.copy(deep=False)
+    for position, column in converted.items():
+        copy.isetitem(position, column.array)
+    return copy
+
+
+def _readable_column(column: pd.Series) -> pd.Series:
+    dtype = column.dtype
+    if isinstance(dtype, pd.SparseDtype):
+        return _readable_column(column.astype(dtype.subtype))
+    if isinstance(dtype, pd.CategoricalDtype):
+        categories = dtype.categories
+        if _unscannable(categories.dtype):
+            return _as_text(column.astype(object))
+        return column
+    if _unscannable(dtype):
+        return _as_text(column)
+    if isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) == "halffloat":
+        return column.astype("float32")
+    return column
+
+
+def _unscannable(dtype: Any) -> bool:
+    """A pandas dtype DuckDB's scan refuses."""
+    return isinstance(dtype, (pd.PeriodDtype, pd.IntervalDtype)) or (
+        isinstance(dtype, np.dtype) and dtype.kind == "c"
+    )
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    return column.map(str, na_action="ignore").astype(object).where(column.notna(), None)
+
+
+def _readable_arrow(table: Any) -> Any:
+    import pyarrow as pa
+
+    if not isinstance(table, (pa.Table, pa.RecordBatch)):
+        return table  # a dataset, a reader: scanned as it is
+    for position, field in enumerate(table.schema):
+        if pa.types.is_float16(field.type):
+            column = table.column(position).cast(pa.float32())
+            table = table.set_column(position, field.with_type(pa.float32()), column)
+    return table

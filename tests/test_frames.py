@@ -1,0 +1,95 @@
+"""In-memory frames whose column types DuckDB's scan refuses or misreads
+(:mod:`sqlauc.frames`): each metric equals scikit-learn / the brute-force reference on the
+same data as pandas holds it, and the caller's frame is left unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+from reference import gauc_reference
+from sklearn.metrics import roc_auc_score
+
+import sqlauc
+
+TOL = 1e-12
+
+
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(11)
+    n = 400
+    return pd.DataFrame(
+        {
+            "label": (rng.random(n) < 0.4).astype(int),
+            "score": np.round(rng.random(n), 2),
+            "month": pd.period_range("2024-01", periods=4, freq="M").repeat(n // 4),
+        }
+    )
+
+
+def _unscannable_columns(n: int) -> dict[str, object]:
+    return {
+        "period": pd.period_range("2024-01", periods=n, freq="D"),
+        "interval": pd.interval_range(0, n),
+        "complex": np.arange(n) * 1j,
+        "sparse": pd.arrays.SparseArray(np.arange(n) % 2),
+        "categorical_period": pd.Categorical(pd.period_range("2024-01", periods=n, freq="D")),
+        "arrow_half": pd.array(np.ones(n, dtype=np.float16), dtype=pd.ArrowDtype(pa.float16())),
+    }
+
+
+@pytest.mark.parametrize("kind", list(_unscannable_columns(1)))
+def test_a_column_duckdb_cannot_scan_beside_the_metrics_columns(frame, kind):
+    """A period, interval, complex, sparse or half-precision column that the metric does not
+    read: the AUC, not DuckDB's 'Data type ... not recognized'."""
+    extra = frame.assign(extra=_unscannable_columns(len(frame))[kind])
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, extra) == pytest.approx(want, abs=TOL)
+    assert (
+        extra["extra"].dtype
+        == frame.assign(extra=_unscannable_columns(len(frame))[kind])["extra"].dtype
+    )  # the caller's frame is unchanged
+
+
+def test_slices_and_groups_by_a_period_column(frame):
+    """A monthly period column (``dt.to_period("M")``) slices and groups as its text."""
+    got = sqlauc.evaluate(None, frame, scores="score", by="month", ci=None)
+    assert got["month"].tolist() == ["2024-01", "2024-02", "2024-03", "2024-04"]
+    for row, (_, part) in zip(got.itertuples(), frame.groupby("month"), strict=True):
+        assert row.auc == pytest.approx(roc_auc_score(part["label"], part["score"]), abs=TOL)
+    gauc = sqlauc.gauc(None, frame, group="month")
+    want = gauc_reference(frame.assign(y=frame["label"] == 1), group="month", y_pos="y",
+                          score="score")  # fmt: skip
+    assert gauc.gauc == pytest.approx(want["gauc"], abs=TOL)
+
+
+def test_sparse_labels_and_scores(frame):
+    """Sparse 0/1 labels and sparse scores are read as their dense values."""
+    sparse = frame.assign(
+        label=pd.arrays.SparseArray(frame["label"].to_numpy()),
+        score=pd.arrays.SparseArray(frame["score"].to_numpy(), fill_value=0.0),
+    )
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, sparse) == pytest.approx(want, abs=TOL)
+    assert sqlauc.roc_curve(None, sparse)["tpr"].iloc[-1] == 1.0
+
+
+@pytest.mark.parametrize("library", ["pyarrow", "polars", "polars-lazy", "pandas-arrow"])
+def test_half_precision_scores(frame, library):
+    """float16 scores (a model's half-precision outputs) in a pyarrow table, a polars frame
+    or a pandas ArrowDtype column: the AUC of those values, as scikit-learn reads them."""
+    half = frame["score"].to_numpy(dtype=np.float16)
+    if library == "pyarrow":
+        table: object = pa.table({"label": frame["label"], "score": pa.array(half)})
+    elif library.startswith("polars"):
+        table = pl.DataFrame({"label": frame["label"].to_numpy(), "score": half})
+        table = table.lazy() if library == "polars-lazy" else table
+    else:
+        table = pd.DataFrame(
+            {"label": frame["label"], "score": pd.array(half, dtype=pd.ArrowDtype(pa.float16()))}
+        )
+    want = roc_auc_score(frame["label"], half)
+    assert sqlauc.auc(None, table) == pytest.approx(want, abs=TOL)
