@@ -9,6 +9,9 @@ columns converted (a shallow copy: the caller's frame is never changed, the othe
 not copied); any other frame is returned as it is.
 
 - a sparse column (``pd.arrays.SparseArray``, e.g. sparse 0/1 labels): its dense values;
+- an ``object`` column holding NumPy scalars (``np.float32``, ``np.int64``, ``np.bool_``;
+  ``df.apply`` and lists of model outputs make them): their Python values (DuckDB reads a
+  NumPy scalar as its text: a score column of text, an error; labels ``'True'``/``'False'``);
 - the types DuckDB does not scan (periods, intervals, complex numbers, and categoricals of
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
@@ -21,6 +24,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+#: How many values of an ``object`` column are looked at for text before it is read whole.
+_SAMPLED = 1000
 
 
 def readable(frame: Any) -> Any:
@@ -67,6 +73,8 @@ def _readable_column(column: pd.Series) -> pd.Series:
         return _as_text(column)
     if isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) == "halffloat":
         return column.astype("float32")
+    if dtype.kind == "O" and _holds_numpy_scalars(column.to_numpy()):
+        return column.map(_python_value)
     return column
 
 
@@ -79,6 +87,19 @@ def _unscannable(dtype: Any) -> bool:
 
 def _as_text(column: pd.Series) -> pd.Series:
     return column.map(str, na_action="ignore").astype(object).where(column.notna(), None)
+
+
+def _holds_numpy_scalars(values: np.ndarray[Any, Any]) -> bool:
+    """Whether an object array holds NumPy numbers or booleans (not a text column: a sample
+    of its values holding a string says so without reading it whole)."""
+    step = max(1, len(values) // _SAMPLED)
+    if any(isinstance(value, str) for value in values[::step]):
+        return False
+    return any(isinstance(value, (np.number, np.bool_)) for value in values)
+
+
+def _python_value(value: Any) -> Any:
+    return value.item() if isinstance(value, (np.number, np.bool_)) else value
 
 
 def _readable_arrow(table: Any) -> Any:

@@ -93,3 +93,38 @@ def test_half_precision_scores(frame, library):
         )
     want = roc_auc_score(frame["label"], half)
     assert sqlauc.auc(None, table) == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("kind", [np.float32, np.float64, np.int64])
+def test_object_scores_holding_numpy_scalars(frame, kind):
+    """An ``object`` score column of NumPy scalars (``df.apply(...)``, a list of model outputs
+    with a None): their values, not 'has type VARCHAR' (DuckDB reads a NumPy scalar as text)."""
+    values = [kind(v * 100) if kind is np.int64 else kind(v) for v in frame["score"]]
+    values[3] = None
+    objects = frame.assign(score=pd.Series(values, dtype=object))
+    used = objects["score"].notna()
+    want = roc_auc_score(frame["label"][used], np.asarray(values, dtype=float)[used])
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="1 a NULL score"):
+        assert sqlauc.auc(None, objects) == pytest.approx(want, abs=TOL)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="1 a NULL score"):
+        got = sqlauc.evaluate(None, objects, scores=["score"], ci=None)
+    assert got["auc"].iloc[0] == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("kind", [np.bool_, np.int64, np.float32])
+def test_object_labels_holding_numpy_scalars(frame, kind):
+    """``object`` labels of ``np.bool_``/``np.int64``/``np.float32`` are the booleans or numbers
+    they hold (pos_label=1 finds them), not the text 'True'/'1.0'."""
+    labels = pd.Series([kind(v) for v in frame["label"]], dtype=object)
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, frame.assign(label=labels)) == pytest.approx(want, abs=TOL)
+    assert sqlauc.auc(None, frame.assign(label=labels), pos_label=1) == pytest.approx(want, abs=TOL)
+
+
+def test_text_object_columns_are_left_as_text(frame):
+    """A text column stays text: string labels need their pos_label, a text score is refused."""
+    text = frame.assign(label=np.where(frame["label"] == 1, "yes", "no").astype(object))
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, text, pos_label="yes") == pytest.approx(want, abs=TOL)
+    with pytest.raises(sqlauc.DataError, match="has type VARCHAR"):
+        sqlauc.auc(None, frame.assign(score=frame["score"].astype(str).astype(object)))
