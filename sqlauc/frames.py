@@ -9,6 +9,8 @@ columns converted (a shallow copy: the caller's frame is never changed, the othe
 not copied); any other frame is returned as it is.
 
 - a sparse column (``pd.arrays.SparseArray``, e.g. sparse 0/1 labels): its dense values;
+- a categorical column of integers with a missing value: the nullable integers (DuckDB reads
+  it through a float array: integers above 2**53 merged, two user ids one group);
 - an ``object`` column holding NumPy scalars (``np.float32``, ``np.int64``, ``np.bool_``;
   ``df.apply`` and lists of model outputs make them): their Python values (DuckDB reads a
   NumPy scalar as its text: a score column of text, an error; labels ``'True'``/``'False'``);
@@ -68,6 +70,12 @@ def _readable_column(column: pd.Series) -> pd.Series:
         categories = dtype.categories
         if _unscannable(categories.dtype):
             return _as_text(column.astype(object))
+        codes = column.cat.codes.to_numpy()
+        if categories.dtype.kind in "iu" and (codes < 0).any():
+            # not column.astype("Int64"): pandas goes through floats as well
+            values = categories.to_numpy()[np.maximum(codes, 0)]
+            integers = pd.arrays.IntegerArray(values, codes < 0)
+            return pd.Series(integers, index=column.index, name=column.name)
         return column
     if _unscannable(dtype):
         return _as_text(column)

@@ -9,7 +9,7 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-from reference import gauc_reference
+from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score
 
 import sqlauc
@@ -128,3 +128,27 @@ def test_text_object_columns_are_left_as_text(frame):
     assert sqlauc.auc(None, text, pos_label="yes") == pytest.approx(want, abs=TOL)
     with pytest.raises(sqlauc.DataError, match="has type VARCHAR"):
         sqlauc.auc(None, frame.assign(score=frame["score"].astype(str).astype(object)))
+
+
+def test_categorical_integer_groups_with_a_missing_value(frame):
+    """User ids above 2**53 as a categorical (``astype("category")``) with a missing value:
+    DuckDB read them as floats, two users one group; now each id is its own group and slice,
+    as pandas groups them."""
+    big = 2**60
+    ids = pd.Categorical(
+        np.where(np.arange(len(frame)) % 3 == 0, None, big + np.arange(len(frame)) % 3)
+    )
+    data = frame.assign(user=ids)
+    reference = gauc_reference(data.assign(y=data["label"] == 1, user=data["user"].astype(object)),
+                               group="user", y_pos="y", score="score")  # fmt: skip
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="a NULL group"):
+        got = sqlauc.gauc(None, data, group="user")
+    assert (got.gauc, got.groups_used) == (pytest.approx(reference["gauc"], abs=TOL), 2)
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="a NULL group"):
+        groups = sqlauc.group_auc(None, data, group="user")
+    assert groups["user"].tolist() == [big + 1, big + 2]
+    sliced = sqlauc.evaluate(None, data, scores="score", by="user", ci=None)
+    assert len(sliced) == 3  # the two ids and the NULL slice
+    for key, auc in zip((big + 1, big + 2), sliced["auc"], strict=False):
+        part = data[data["user"] == key]
+        assert auc == pytest.approx(brute_auc(part["label"] == 1, part["score"]), abs=TOL)
