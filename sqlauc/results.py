@@ -204,6 +204,28 @@ class GroupAUCResult:
     diagnostics: Diagnostics
 
 
+def slice_values(values: list[Any]) -> Any:
+    """A slice column's values (one per result row) as a DataFrame column keeps them.
+
+    Integers with a NULL among them are pandas' nullable integers (``Int64``, or ``UInt64``
+    above 2**63; Python integers beyond both stay objects), not the float64 pandas makes of
+    ``[1, None]``: above 2**53 two ids would be one float, and every key would read ``1.0``.
+    Any other list is returned as it is (pandas infers its dtype).
+    """
+    present = [value for value in values if value is not None]
+    integers = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
+    if not present or len(present) == len(values) or not integers:
+        return values
+    import pandas as pd
+
+    low, high = min(present), max(present)
+    if low >= -(2**63) and high < 2**63:
+        return pd.array(values, dtype=pd.Int64Dtype())
+    if low >= 0 and high < 2**64:
+        return pd.array(values, dtype=pd.UInt64Dtype())
+    return pd.array(values, dtype=object)
+
+
 def sort_rows(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """``frame`` sorted by ``columns`` (stable, missing values last, a new RangeIndex).
 
