@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sqlauc.sources import frame_library
+
 #: How many values of an ``object`` column are looked at for text before it is read whole.
 _SAMPLED = 1000
 
@@ -35,8 +37,8 @@ def readable(frame: Any) -> Any:
     """``frame`` with the columns DuckDB cannot scan as they are converted (module docstring):
     a pandas DataFrame, a pyarrow Table or RecordBatch, or a polars DataFrame/LazyFrame
     (as a pyarrow Table); anything else as it is."""
-    module = type(frame).__module__.split(".")[0]
-    if module == "pandas" and isinstance(frame, pd.DataFrame):
+    module = frame_library(frame)
+    if isinstance(frame, pd.DataFrame):
         return _readable_pandas(frame)
     if module == "polars":
         if hasattr(frame, "collect"):

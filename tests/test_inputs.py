@@ -156,6 +156,26 @@ def test_in_memory_frames_without_a_connection(data, expected, kind):
     run_all_metrics(None, frame, data, expected)
 
 
+class _SubclassedFrame(pd.DataFrame):
+    """A DataFrame subclass defined outside pandas (geopandas' GeoDataFrame, pandera's, a
+    team's own)."""
+
+    @property
+    def _constructor(self):
+        return _SubclassedFrame
+
+
+def test_a_subclass_of_a_pandas_dataframe_is_a_frame(data, expected):
+    """A pandas DataFrame subclass from another module is read as the DataFrame it is, not
+    refused as 'must be ... a DataFrame (pandas, polars, pyarrow)'."""
+    months = pd.period_range("2024-01", periods=4, freq="M")
+    frame = _SubclassedFrame(data.frame.assign(month=months[np.arange(len(data.frame)) % 4]))
+    assert type(frame).__module__ != "pandas"
+    run_all_metrics(None, frame, data, expected)
+    sliced = sqlauc.evaluate(None, frame, scores="score", by="month", ci=None)
+    assert sliced["month"].tolist() == ["2024-01", "2024-02", "2024-03", "2024-04"]
+
+
 def test_frame_not_confused_with_a_table_named_sqlauc_frame(con, data, expected):
     # a table called sqlauc_frame on the connection must not be read instead of the frame
     load(con, "sqlauc_frame", data.frame.assign(score=-data.frame["score"]))
