@@ -17,7 +17,9 @@ not copied); any other frame is returned as it is.
 - the types DuckDB does not scan (periods, intervals, complex numbers, and categoricals of
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
-  holds every half-precision value exactly.
+  holds every half-precision value exactly;
+- a pyarrow ``RecordBatchReader`` (a stream, read once): the table of its batches, read
+  once per call (a call reads its source more than once: its columns, then the metric).
 """
 
 from __future__ import annotations
@@ -115,8 +117,10 @@ def _python_value(value: Any) -> Any:
 def _readable_arrow(table: Any) -> Any:
     import pyarrow as pa
 
+    if isinstance(table, pa.RecordBatchReader):
+        table = table.read_all()  # read once: a metric call scans its source more than once
     if not isinstance(table, (pa.Table, pa.RecordBatch)):
-        return table  # a dataset, a reader: scanned as it is
+        return table  # a dataset, a scanner: scanned as it is
     for position, field in enumerate(table.schema):
         if pa.types.is_float16(field.type):
             column = table.column(position).cast(pa.float32())

@@ -152,3 +152,12 @@ def test_categorical_integer_groups_with_a_missing_value(frame):
     for key, auc in zip((big + 1, big + 2), sliced["auc"], strict=False):
         part = data[data["user"] == key]
         assert auc == pytest.approx(brute_auc(part["label"] == 1, part["score"]), abs=TOL)
+
+
+def test_a_pyarrow_record_batch_reader(frame):
+    """A RecordBatchReader (a stream: read once) is read into a table once per call, not
+    DuckDB's 'This RecordBatchReader has already been consumed' after the column probe."""
+    table = pa.Table.from_pandas(frame[["label", "score"]], preserve_index=False)
+    reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=50))
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, reader) == pytest.approx(want, abs=TOL)
