@@ -18,6 +18,7 @@ not copied); any other frame is returned as it is.
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
   holds every half-precision value exactly;
+- a polars 128-bit integer column (which polars cannot export as Arrow): its exact text;
 - a pyarrow ``RecordBatchReader`` (a stream, read once): the table of its batches, read
   once per call (a call reads its source more than once: its columns, then the metric).
 """
@@ -45,7 +46,7 @@ def readable(frame: Any) -> Any:
     if module == "polars":
         if hasattr(frame, "collect"):
             frame = frame.collect()
-        return _readable_arrow(frame.to_arrow())
+        return _readable_arrow(_readable_polars(frame).to_arrow())
     if module == "pyarrow":
         return _readable_arrow(frame)
     return frame
@@ -112,6 +113,16 @@ def _holds_numpy_scalars(values: np.ndarray[Any, Any]) -> bool:
 
 def _python_value(value: Any) -> Any:
     return value.item() if isinstance(value, (np.number, np.bool_)) else value
+
+
+def _readable_polars(frame: Any) -> Any:
+    """A polars DataFrame whose 128-bit integer columns, which polars cannot export as Arrow
+    (``Invalid or unsupported format string: '_pli128'``), are their exact text."""
+    import polars as pl
+
+    wide = {getattr(pl, name) for name in ("Int128", "UInt128") if hasattr(pl, name)}
+    names = [name for name, dtype in frame.schema.items() if dtype in wide]
+    return frame.with_columns(pl.col(names).cast(pl.String)) if names else frame
 
 
 def _readable_arrow(table: Any) -> Any:

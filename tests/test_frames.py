@@ -161,3 +161,17 @@ def test_a_pyarrow_record_batch_reader(frame):
     reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=50))
     want = roc_auc_score(frame["label"], frame["score"])
     assert sqlauc.auc(None, reader) == pytest.approx(want, abs=TOL)
+
+
+def test_a_polars_128_bit_integer_column(frame):
+    """A polars Int128 column (which polars cannot export as Arrow): the metrics that do not
+    read it run, and it slices by its exact values (as text), not an ArrowInvalid error."""
+    ids = pl.Series([2**100 + i % 2 for i in range(len(frame))], dtype=pl.Int128)
+    table = pl.DataFrame({"label": frame["label"], "score": frame["score"], "id": ids})
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, table) == pytest.approx(want, abs=TOL)
+    sliced = sqlauc.evaluate(None, table, scores="score", by="id", ci=None)
+    assert sliced["id"].tolist() == [str(2**100), str(2**100 + 1)]
+    for key, auc in zip((0, 1), sliced["auc"], strict=True):
+        part = frame[np.arange(len(frame)) % 2 == key]
+        assert auc == pytest.approx(roc_auc_score(part["label"], part["score"]), abs=TOL)
