@@ -54,7 +54,9 @@ def readable(frame: Any) -> Any:
 
 def _readable_pandas(frame: pd.DataFrame) -> pd.DataFrame:
     converted: dict[int, pd.Series] = {}
-    for position in range(frame.shape[1]):
+    for position, dtype in enumerate(frame.dtypes):
+        if isinstance(dtype, np.dtype) and dtype.kind in "biufmM":
+            continue  # the common case, read as it is: no Series is made
         column = frame.iloc[:, position]
         new = _readable_column(column)
         if new is not column:
@@ -86,7 +88,11 @@ def _readable_column(column: pd.Series) -> pd.Series:
         return _as_text(column)
     if isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) == "halffloat":
         return column.astype("float32")
-    if dtype.kind == "O" and _holds_numpy_scalars(column.to_numpy()):
+    if (
+        isinstance(dtype, np.dtype)
+        and dtype.kind == "O"
+        and _holds_numpy_scalars(column.to_numpy())
+    ):
         return column.map(_python_value)
     return column
 
@@ -108,11 +114,16 @@ def _holds_numpy_scalars(values: np.ndarray[Any, Any]) -> bool:
     step = max(1, len(values) // _SAMPLED)
     if any(isinstance(value, str) for value in values[::step]):
         return False
-    return any(isinstance(value, (np.number, np.bool_)) for value in values)
+    return any(_numpy_type(kind) for kind in set(map(type, values)))
+
+
+def _numpy_type(kind: type) -> bool:
+    """A NumPy number or boolean type DuckDB reads as text (``np.float64`` is a float)."""
+    return issubclass(kind, (np.number, np.bool_)) and not issubclass(kind, float)
 
 
 def _python_value(value: Any) -> Any:
-    return value.item() if isinstance(value, (np.number, np.bool_)) else value
+    return value.item() if _numpy_type(type(value)) else value
 
 
 def _readable_polars(frame: Any) -> Any:
