@@ -148,3 +148,24 @@ def _readable_arrow(table: Any) -> Any:
             column = table.column(position).cast(pa.float32())
             table = table.set_column(position, field.with_type(pa.float32()), column)
     return table
+
+
+def time_zone(frame: Any, column: str) -> str | None:
+    """The time zone of ``frame``'s timezone-aware datetime ``column`` (``'Europe/Paris'``):
+    DuckDB returns such values in its session's time zone (UTC, or the machine's), so a
+    result keyed by the column converts them back to the frame's. None for any other column
+    or source (a DuckDB relation, a column not found under that name)."""
+    library = frame_library(frame)
+    kind: Any = None
+    if isinstance(frame, pd.DataFrame):
+        if column in frame.columns and frame.columns.is_unique:
+            kind = frame.dtypes[column]
+            kind = getattr(kind, "pyarrow_dtype", kind)  # a pandas ArrowDtype
+    elif library == "pyarrow" and hasattr(frame, "schema"):
+        index = frame.schema.get_field_index(column)
+        kind = frame.schema.field(index).type if index >= 0 else None
+    elif library == "polars":
+        schema = frame.collect_schema() if hasattr(frame, "collect_schema") else frame.schema
+        kind = schema.get(column)
+    zone = getattr(kind, "tz", None) or getattr(kind, "time_zone", None)
+    return str(zone) if zone else None

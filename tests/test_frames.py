@@ -175,3 +175,35 @@ def test_a_polars_128_bit_integer_column(frame):
     for key, auc in zip((0, 1), sliced["auc"], strict=True):
         part = frame[np.arange(len(frame)) % 2 == key]
         assert auc == pytest.approx(roc_auc_score(part["label"], part["score"]), abs=TOL)
+
+
+@pytest.mark.parametrize("library", ["pandas", "pyarrow", "polars"])
+def test_timezone_aware_slices_and_groups_keep_the_frames_zone(frame, library):
+    """Days of Paris (tz-aware, one NULL) slice and group as those days in Paris: DuckDB
+    returned them in its session's zone (``2024-03-30 23:00+00:00`` for the 31st)."""
+    days = pd.Series(pd.to_datetime(["2024-03-30", "2024-03-31", "2024-04-01", None]))
+    days = days.dt.tz_localize("Europe/Paris")
+    data = frame.assign(
+        day=days[np.arange(len(frame)) % 4].to_numpy(),
+        other=np.random.default_rng(1).random(len(frame)),
+    )
+    columns = ["label", "score", "other", "day"]
+    table: object = {
+        "pandas": lambda: data,
+        "pyarrow": lambda: pa.Table.from_pandas(data[columns]),
+        "polars": lambda: pl.from_pandas(data[columns]),
+    }[library]()
+    got = sqlauc.evaluate(None, table, scores="score", by="day", ci=None)
+    assert [str(d) for d in got["day"].iloc[:3]] == [
+        "2024-03-30 00:00:00+01:00", "2024-03-31 00:00:00+01:00", "2024-04-01 00:00:00+02:00",
+    ]  # fmt: skip
+    assert got["day"].isna().tolist() == [False, False, False, True]
+    for day, auc in zip(got["day"].iloc[:3], got["auc"], strict=False):
+        part = data[data["day"] == day]
+        assert auc == pytest.approx(roc_auc_score(part["label"], part["score"]), abs=TOL)
+    compared = sqlauc.compare(None, table, scores=["score", "other"], by="day")
+    assert compared["day"].iloc[:3].tolist() == got["day"].iloc[:3].tolist()
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match="a NULL group"):
+        groups = sqlauc.group_auc(None, table, group="day")
+    assert [d.date().isoformat() for d in groups["day"]] == ["2024-03-30", "2024-03-31",
+                                                             "2024-04-01"]  # fmt: skip

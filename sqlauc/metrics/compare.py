@@ -57,7 +57,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     names = model_labels(plan.roles)
     order = {name: i for i, name in enumerate(names)}
     slices = zip(options.by, plan.roles.by, strict=True)  # given, resolved (the query's names)
-    data: dict[str, Any] = {name: slice_values([r[key] for r in kept]) for name, key in slices}
+    data: dict[str, Any] = {
+        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+    }
     data["baseline"] = [names[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
