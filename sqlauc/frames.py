@@ -13,7 +13,8 @@ not copied); any other frame is returned as it is.
   it through a float array: integers above 2**53 merged, two user ids one group);
 - an ``object`` column holding NumPy scalars (``np.float32``, ``np.int64``, ``np.bool_``;
   ``df.apply`` and lists of model outputs make them): their Python values (DuckDB reads a
-  NumPy scalar as its text: a score column of text, an error; labels ``'True'``/``'False'``);
+  NumPy scalar as its text: a score column of text, an error; labels ``'True'``/``'False'``),
+  and booleans among other numbers as 1/0 (DuckDB refuses ``[0.7, True]``);
 - the types DuckDB does not scan (periods, intervals, complex numbers, and categoricals of
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
@@ -25,6 +26,7 @@ not copied); any other frame is returned as it is.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -88,12 +90,8 @@ def _readable_column(column: pd.Series) -> pd.Series:
         return _as_text(column)
     if isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) == "halffloat":
         return column.astype("float32")
-    if (
-        isinstance(dtype, np.dtype)
-        and dtype.kind == "O"
-        and _holds_numpy_scalars(column.to_numpy())
-    ):
-        return column.map(_python_value)
+    if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        return _readable_objects(column)
     return column
 
 
@@ -108,13 +106,24 @@ def _as_text(column: pd.Series) -> pd.Series:
     return column.map(str, na_action="ignore").astype(object).where(column.notna(), None)
 
 
-def _holds_numpy_scalars(values: np.ndarray[Any, Any]) -> bool:
-    """Whether an object array holds NumPy numbers or booleans (not a text column: a sample
-    of its values holding a string says so without reading it whole)."""
+def _readable_objects(column: pd.Series) -> pd.Series:
+    """An ``object`` column of numbers (not text: a sample of its values holding a string
+    says so without reading it whole) with its NumPy scalars as Python values and, when it
+    mixes booleans with other numbers (``[0.7, True]``, which DuckDB refuses: 'Type BOOLEAN
+    does not match with DOUBLE'), its booleans as 1/0, as NumPy reads them."""
+    values = column.to_numpy()
     step = max(1, len(values) // _SAMPLED)
     if any(isinstance(value, str) for value in values[::step]):
-        return False
-    return any(_numpy_type(kind) for kind in set(map(type, values)))
+        return column
+    kinds = set(map(type, values))
+    booleans = {kind for kind in kinds if issubclass(kind, (bool, np.bool_))}
+    numbers = {kind for kind in kinds - booleans if issubclass(kind, (int, float, Decimal,
+                                                                       np.number))}  # fmt: skip
+    if booleans and numbers:
+        return column.map(_number_value)
+    if any(_numpy_type(kind) for kind in kinds):
+        return column.map(_python_value)
+    return column
 
 
 def _numpy_type(kind: type) -> bool:
@@ -124,6 +133,11 @@ def _numpy_type(kind: type) -> bool:
 
 def _python_value(value: Any) -> Any:
     return value.item() if _numpy_type(type(value)) else value
+
+
+def _number_value(value: Any) -> Any:
+    value = _python_value(value)
+    return int(value) if isinstance(value, bool) else value
 
 
 def _readable_polars(frame: Any) -> Any:

@@ -207,3 +207,15 @@ def test_timezone_aware_slices_and_groups_keep_the_frames_zone(frame, library):
         groups = sqlauc.group_auc(None, table, group="day")
     assert [d.date().isoformat() for d in groups["day"]] == ["2024-03-30", "2024-03-31",
                                                              "2024-04-01"]  # fmt: skip
+
+
+def test_object_scores_mixing_booleans_and_numbers(frame):
+    """An ``object`` score column mixing booleans with numbers (``[0.7, True, ...]``): the
+    booleans are 1/0, as NumPy and scikit-learn read them, not DuckDB's 'Type BOOLEAN does
+    not match with DOUBLE'."""
+    values = frame["score"].astype(object)
+    values[::7] = [True, False] * (len(values[::7]) // 2) + [True] * (len(values[::7]) % 2)
+    values[3] = np.bool_(True)
+    mixed = frame.assign(score=values)
+    want = roc_auc_score(frame["label"], values.astype(float))
+    assert sqlauc.auc(None, mixed) == pytest.approx(want, abs=TOL)
