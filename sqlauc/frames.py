@@ -19,6 +19,8 @@ not copied); any other frame is returned as it is.
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
   holds every half-precision value exactly;
+- Arrow's 256-bit decimals (BigQuery's BIGNUMERIC in ``to_arrow()``): 128-bit decimals when
+  their precision fits (38 digits, exact), else doubles (what scikit-learn makes of them);
 - a polars 128-bit integer column (which polars cannot export as Arrow): its exact text;
 - a pyarrow ``RecordBatchReader`` (a stream, read once): the table of its batches, read
   once per call (a call reads its source more than once: its columns, then the metric).
@@ -158,10 +160,25 @@ def _readable_arrow(table: Any) -> Any:
     if not isinstance(table, (pa.Table, pa.RecordBatch)):
         return table  # a dataset, a scanner: scanned as it is
     for position, field in enumerate(table.schema):
-        if pa.types.is_float16(field.type):
-            column = table.column(position).cast(pa.float32())
-            table = table.set_column(position, field.with_type(pa.float32()), column)
+        readable = _readable_arrow_type(field.type)
+        if readable is not None:
+            column = table.column(position).cast(readable)
+            table = table.set_column(position, field.with_type(readable), column)
     return table
+
+
+def _readable_arrow_type(kind: Any) -> Any:
+    """The Arrow type DuckDB reads a column of ``kind`` as, when it cannot scan ``kind``
+    itself; None when it can."""
+    import pyarrow as pa
+
+    if pa.types.is_float16(kind):
+        return pa.float32()
+    if pa.types.is_decimal256(kind):
+        if kind.precision <= 38:
+            return pa.decimal128(kind.precision, kind.scale)
+        return pa.float64()
+    return None
 
 
 def time_zone(frame: Any, column: str) -> str | None:

@@ -4,6 +4,8 @@ same data as pandas holds it, and the caller's frame is left unchanged."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -219,3 +221,15 @@ def test_object_scores_mixing_booleans_and_numbers(frame):
     mixed = frame.assign(score=values)
     want = roc_auc_score(frame["label"], values.astype(float))
     assert sqlauc.auc(None, mixed) == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("precision", [20, 76])
+def test_arrow_256_bit_decimal_columns(frame, precision):
+    """A decimal256 column (BigQuery's BIGNUMERIC through ``to_arrow()``), read by the metric
+    or beside it: the AUC of its values, not DuckDB's 'Unsupported Internal Arrow Type for
+    Decimal'."""
+    decimals = pa.array([Decimal(str(v)) for v in frame["score"]], pa.decimal256(precision, 2))
+    table = pa.table({"label": frame["label"], "score": frame["score"], "big": decimals})
+    want = roc_auc_score(frame["label"], frame["score"])
+    assert sqlauc.auc(None, table) == pytest.approx(want, abs=TOL)
+    assert sqlauc.auc(None, table, score="big") == pytest.approx(want, abs=TOL)
