@@ -90,8 +90,9 @@ def _readable_column(column: pd.Series) -> pd.Series:
         return column
     if _unscannable(dtype):
         return _as_text(column)
-    if isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) == "halffloat":
-        return column.astype("float32")
+    if isinstance(dtype, pd.ArrowDtype):
+        readable = _readable_arrow_type(dtype.pyarrow_dtype)
+        return column if readable is None else column.astype(pd.ArrowDtype(readable))
     if isinstance(dtype, np.dtype) and dtype.kind == "O":
         return _readable_objects(column)
     return column

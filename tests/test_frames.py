@@ -233,3 +233,5 @@ def test_arrow_256_bit_decimal_columns(frame, precision):
     want = roc_auc_score(frame["label"], frame["score"])
     assert sqlauc.auc(None, table) == pytest.approx(want, abs=TOL)
     assert sqlauc.auc(None, table, score="big") == pytest.approx(want, abs=TOL)
+    pandas = frame.assign(big=pd.array(decimals, dtype=pd.ArrowDtype(decimals.type)))
+    assert sqlauc.auc(None, pandas, score="big") == pytest.approx(want, abs=TOL)
