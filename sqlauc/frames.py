@@ -123,10 +123,17 @@ def _readable_objects(column: pd.Series) -> pd.Series:
     numbers = {kind for kind in kinds - booleans if issubclass(kind, (int, float, Decimal,
                                                                        np.number))}  # fmt: skip
     if booleans and numbers:
-        return column.map(_number_value)
+        return _mapped(column, _number_value)
     if any(_numpy_type(kind) for kind in kinds):
-        return column.map(_python_value)
+        return _mapped(column, _python_value)
     return column
+
+
+def _mapped(column: pd.Series, function: Any) -> pd.Series:
+    """``function`` of each value, still an ``object`` column: ``Series.map`` would infer a
+    dtype, and make float64 of integers beside a None (2**60 and 2**60 + 1 one float)."""
+    values = np.frompyfunc(function, 1, 1)(column.to_numpy())
+    return pd.Series(values, index=column.index, name=column.name, dtype=object)
 
 
 def _numpy_type(kind: type) -> bool:

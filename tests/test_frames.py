@@ -235,3 +235,16 @@ def test_arrow_256_bit_decimal_columns(frame, precision):
     assert sqlauc.auc(None, table, score="big") == pytest.approx(want, abs=TOL)
     pandas = frame.assign(big=pd.array(decimals, dtype=pd.ArrowDtype(decimals.type)))
     assert sqlauc.auc(None, pandas, score="big") == pytest.approx(want, abs=TOL)
+
+
+def test_object_ids_of_numpy_integers_beside_a_none_stay_exact(frame):
+    """An ``object`` id column of ``np.int64`` above 2**53 with a None: converted to Python
+    integers without pandas' float64 inference, so 2**60 and 2**60 + 1 stay two slices."""
+    big = 2**60
+    ids = [None if i % 3 == 2 else np.int64(big + i % 3) for i in range(len(frame))]
+    data = frame.assign(user=pd.Series(ids, dtype=object))
+    got = sqlauc.evaluate(None, data, scores="score", by="user", ci=None)
+    assert got["user"].iloc[:2].tolist() == [big, big + 1]
+    for key, auc in zip((big, big + 1), got["auc"], strict=False):
+        part = frame[[v == key for v in ids]]
+        assert auc == pytest.approx(roc_auc_score(part["label"], part["score"]), abs=TOL)
