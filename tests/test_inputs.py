@@ -365,6 +365,21 @@ def test_missing_file(tmp_path):
         sqlauc.auc(None, tmp_path / "missing.csv")
 
 
+@pytest.mark.parametrize(
+    "frame",
+    [pd.DataFrame([]), pd.DataFrame(index=[1, 2]), pl.DataFrame(), pl.LazyFrame(), pa.table({})],
+    ids=["pandas-records", "pandas-index-only", "polars", "polars-lazy", "pyarrow"],
+)
+def test_frame_without_columns_is_a_not_found_error(frame):
+    """A frame without columns (``pd.DataFrame(records)`` of no records): the label is not
+    found and the message says the frame has no columns, not DuckDB's raw 'Need a DataFrame
+    with at least one column'."""
+    with pytest.raises(sqlauc.NotFoundError, match=r"label column 'label' not found .* no columns"):
+        sqlauc.auc(None, frame)
+    with pytest.raises(sqlauc.NotFoundError, match="no columns"):
+        sqlauc.evaluate(None, frame, scores="p")
+
+
 @pytest.mark.parametrize("role", ["label", "score", "weight"])
 def test_missing_column_lists_existing_columns(con, role):
     load(con, "t", pd.DataFrame({"y": [1, 0], "p": [0.2, 0.1], "w8": [1.0, 1.0]}))

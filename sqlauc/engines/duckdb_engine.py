@@ -191,6 +191,8 @@ class DuckDBEngine(Engine):
         would notice all of those.
         """
         if source.kind == "frame":
+            if self._own_names(source) == []:  # DuckDB scans no frame without columns
+                return []
             rel = self._relation(source)
             return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
         dialect = self.dialect.name
