@@ -131,7 +131,7 @@ def resolve_column(
         )
     if len(folded) == 1:
         return available[folded[0]]
-    listing = ", ".join(repr(c) for c in spellings)
+    listing = ", ".join(repr(c) for c in spellings) or "none (it has no columns)"
     raise NotFoundError(
         f"{role} column {name!r} not found in {relation}; the columns are: {listing}"
     )

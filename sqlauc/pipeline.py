@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, filters, inputs, sampling, sources
+from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_class, type_kind
 from sqlauc.engines.base import Engine
@@ -78,6 +78,13 @@ class Plan:
     @property
     def dialect(self) -> Dialect:
         return self.bound.dialect
+
+    def time_zone(self, column: str) -> str | None:
+        """The time zone of the frame source's timezone-aware datetime ``column``
+        (:func:`sqlauc.frames.time_zone`): the zone its values are shown in; None for a
+        table, file or query source, whose values the engine's session shows."""
+        source = self.bound.source
+        return frames.time_zone(source.frame, column) if source.kind == "frame" else None
 
     def input_relation(self, needed: set[str]) -> exp.Select:
         """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""

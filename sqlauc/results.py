@@ -204,6 +204,39 @@ class GroupAUCResult:
     diagnostics: Diagnostics
 
 
+def slice_values(values: list[Any], time_zone: str | None = None) -> Any:
+    """A slice column's values (one per result row) as a DataFrame column keeps them.
+
+    Integers with a NULL among them are pandas' nullable integers (``Int64``, or ``UInt64``
+    above 2**63; Python integers beyond both stay objects), not the float64 pandas makes of
+    ``[1, None]``: above 2**53 two ids would be one float, and every key would read ``1.0``.
+    Timezone-aware datetimes are shown in ``time_zone`` (the frame column's zone, see
+    :func:`sqlauc.frames.time_zone`), not in the engine session's: a day of Paris is
+    ``2024-03-31 00:00+01:00``, not ``2024-03-30 23:00+00:00``. Any other list is returned as
+    it is (pandas infers its dtype).
+    """
+    present = [value for value in values if value is not None]
+    if time_zone is not None and present and all(_aware(v) for v in present):
+        import pandas as pd
+
+        return pd.DatetimeIndex(pd.to_datetime(values, utc=True)).tz_convert(time_zone).array
+    integers = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
+    if not present or len(present) == len(values) or not integers:
+        return values
+    import pandas as pd
+
+    low, high = min(present), max(present)
+    if low >= -(2**63) and high < 2**63:
+        return pd.array(values, dtype=pd.Int64Dtype())
+    if low >= 0 and high < 2**64:
+        return pd.array(values, dtype=pd.UInt64Dtype())
+    return pd.array(values, dtype=object)
+
+
+def _aware(value: Any) -> bool:
+    return getattr(value, "tzinfo", None) is not None and hasattr(value, "hour")
+
+
 def sort_rows(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """``frame`` sorted by ``columns`` (stable, missing values last, a new RangeIndex).
 

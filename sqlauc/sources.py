@@ -152,10 +152,22 @@ def _reader_for(path: str) -> str | None:
     return None
 
 
+def frame_library(obj: object) -> str | None:
+    """The library (``pandas``, ``polars``, ``pyarrow``, ``duckdb``) whose frame or relation
+    ``obj`` is, a subclass's included (a ``geopandas.GeoDataFrame``, a pandera or a user's own
+    DataFrame subclass is a pandas DataFrame); None for anything else."""
+    if isinstance(obj, (str, bytes)):
+        return None
+    for cls in type(obj).__mro__:
+        module = cls.__module__.split(".")[0]
+        if module in _FRAME_MODULES:
+            return module
+    return None
+
+
 def is_frame(obj: object) -> bool:
-    """True for pandas/polars/pyarrow frames and DuckDB relations."""
-    module = type(obj).__module__.split(".")[0]
-    return module in _FRAME_MODULES and not isinstance(obj, (str, bytes))
+    """True for pandas/polars/pyarrow frames and DuckDB relations (and their subclasses)."""
+    return frame_library(obj) is not None
 
 
 def _looks_like_path(text: str) -> bool:

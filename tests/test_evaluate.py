@@ -474,3 +474,33 @@ def test_models_named_as_the_source_spells_them_when_the_engine_renamed_one():
     frame.loc[0, "score"] = np.inf
     with pytest.raises(sqlauc.DataError, match=r"score column\(s\) 'score' \(1\) hold NaN"):
         sqlauc.evaluate(None, frame, scores=["Score", "score"])
+
+
+def test_integer_slices_with_a_null_keep_their_values():
+    """A BIGINT slice column with a NULL: the keys stay integers (pandas' Int64, UInt64 above
+    2**63), not float64, which made 2**60 and 2**60 + 1 one key ``1.152921504606847e+18``
+    on two rows; evaluate and compare alike."""
+    con = duckdb.connect()
+    rng = np.random.default_rng(8)
+    n = 300
+    big = 2**60
+    keys = pd.array(np.where(np.arange(n) % 3 == 2, None, big + np.arange(n) % 3), dtype="Int64")
+    frame = pd.DataFrame(
+        {"label": np.arange(n) % 2, "a": rng.random(n), "b": rng.random(n), "k": keys}
+    )
+    con.execute("CREATE TABLE t AS SELECT * FROM frame")
+    got = sqlauc.evaluate(con, "t", scores=["a"], by="k", ci=None)
+    assert got["k"].dtype == "Int64"
+    assert got["k"].tolist()[:2] == [big, big + 1] and got["k"].isna().tolist()[2]
+    for key, auc in zip([big, big + 1], got["auc"], strict=False):
+        part = frame[frame["k"] == key]
+        assert auc == pytest.approx(brute_auc(part["label"] == 1, part["a"]), abs=TOL)
+    compared = sqlauc.compare(con, "t", scores=["a", "b"], by="k")
+    assert compared["k"].tolist()[:2] == [big, big + 1] and compared["k"].isna().tolist()[2]
+    con.execute(
+        "CREATE TABLE u AS SELECT label, a, "
+        "CAST(k AS UBIGINT) + 9223372036854775808::UBIGINT AS k FROM t"
+    )
+    unsigned = sqlauc.evaluate(con, "u", scores=["a"], by="k", ci=None)
+    assert unsigned["k"].dtype == "UInt64"
+    assert unsigned["k"].tolist()[:2] == [2**63 + big, 2**63 + big + 1]

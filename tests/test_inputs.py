@@ -156,6 +156,26 @@ def test_in_memory_frames_without_a_connection(data, expected, kind):
     run_all_metrics(None, frame, data, expected)
 
 
+class _SubclassedFrame(pd.DataFrame):
+    """A DataFrame subclass defined outside pandas (geopandas' GeoDataFrame, pandera's, a
+    team's own)."""
+
+    @property
+    def _constructor(self):
+        return _SubclassedFrame
+
+
+def test_a_subclass_of_a_pandas_dataframe_is_a_frame(data, expected):
+    """A pandas DataFrame subclass from another module is read as the DataFrame it is, not
+    refused as 'must be ... a DataFrame (pandas, polars, pyarrow)'."""
+    months = pd.period_range("2024-01", periods=4, freq="M")
+    frame = _SubclassedFrame(data.frame.assign(month=months[np.arange(len(data.frame)) % 4]))
+    assert type(frame).__module__ != "pandas"
+    run_all_metrics(None, frame, data, expected)
+    sliced = sqlauc.evaluate(None, frame, scores="score", by="month", ci=None)
+    assert sliced["month"].tolist() == ["2024-01", "2024-02", "2024-03", "2024-04"]
+
+
 def test_frame_not_confused_with_a_table_named_sqlauc_frame(con, data, expected):
     # a table called sqlauc_frame on the connection must not be read instead of the frame
     load(con, "sqlauc_frame", data.frame.assign(score=-data.frame["score"]))
@@ -343,6 +363,21 @@ def test_missing_file(tmp_path):
         sqlauc.auc(None, str(tmp_path / "missing.parquet"))
     with pytest.raises(sqlauc.NotFoundError, match=r"missing\.csv"):
         sqlauc.auc(None, tmp_path / "missing.csv")
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [pd.DataFrame([]), pd.DataFrame(index=[1, 2]), pl.DataFrame(), pl.LazyFrame(), pa.table({})],
+    ids=["pandas-records", "pandas-index-only", "polars", "polars-lazy", "pyarrow"],
+)
+def test_frame_without_columns_is_a_not_found_error(frame):
+    """A frame without columns (``pd.DataFrame(records)`` of no records): the label is not
+    found and the message says the frame has no columns, not DuckDB's raw 'Need a DataFrame
+    with at least one column'."""
+    with pytest.raises(sqlauc.NotFoundError, match=r"label column 'label' not found .* no columns"):
+        sqlauc.auc(None, frame)
+    with pytest.raises(sqlauc.NotFoundError, match="no columns"):
+        sqlauc.evaluate(None, frame, scores="p")
 
 
 @pytest.mark.parametrize("role", ["label", "score", "weight"])

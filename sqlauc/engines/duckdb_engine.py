@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import dialects, render
+from sqlauc import dialects, frames, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, kept_sorted
 from sqlauc.errors import NotFoundError, SqlaucError
@@ -63,6 +63,7 @@ class DuckDBEngine(Engine):
         self.dialect = dialect or dialects.default()
         self._described: tuple[Source, list[tuple[str, str]]] | None = None
         self._idle = False  # whether the connection was found free of the caller's result
+        self._readable: tuple[Source, Any] | None = None  # the source's frame as DuckDB reads it
 
     def can_sample(self) -> bool:
         return True
@@ -106,16 +107,17 @@ class DuckDBEngine(Engine):
         return None if distinct is None else (int(rows[0][1]), distinct)
 
     def _relation(self, source: Source) -> duckdb.DuckDBPyRelation:
+        """The frame of ``source`` as a DuckDB relation, its columns made readable once per
+        call (:func:`sqlauc.frames.readable`: a period, sparse or half-precision column
+        DuckDB's scan refuses, ...)."""
         frame = source.frame
         if isinstance(frame, duckdb.DuckDBPyRelation):
             return frame
-        module = type(frame).__module__.split(".")[0]
-        if module == "pandas":
+        if self._readable is None or self._readable[0] is not source:
+            self._readable = (source, frames.readable(frame))
+        frame = self._readable[1]
+        if isinstance(frame, pd.DataFrame):
             return self.con.from_df(frame)
-        if module == "polars":
-            if hasattr(frame, "collect"):
-                frame = frame.collect()
-            return self.con.from_arrow(frame.to_arrow())
         return self.con.from_arrow(frame)
 
     @contextmanager
@@ -189,6 +191,8 @@ class DuckDBEngine(Engine):
         would notice all of those.
         """
         if source.kind == "frame":
+            if self._own_names(source) == []:  # DuckDB scans no frame without columns
+                return []
             rel = self._relation(source)
             return [(name, str(kind)) for name, kind in zip(rel.columns, rel.types, strict=True)]
         dialect = self.dialect.name

@@ -21,7 +21,7 @@ from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, warn_
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
-from sqlauc.results import sort_rows
+from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
 COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
@@ -57,7 +57,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     names = model_labels(plan.roles)
     order = {name: i for i, name in enumerate(names)}
     slices = zip(options.by, plan.roles.by, strict=True)  # given, resolved (the query's names)
-    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
+    data: dict[str, Any] = {
+        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+    }
     data["baseline"] = [names[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]

@@ -30,7 +30,7 @@ from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, EVALUATE_METRICS, Options, PosLabel, invalid
 from sqlauc.pipeline import Evaluated
-from sqlauc.results import sort_rows
+from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
 #: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
@@ -238,7 +238,10 @@ def _frame(
     kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
     order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
     slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
-    data: dict[str, Any] = {name: [r[key] for r in kept] for name, key in slices}
+    plan = evaluated.plan
+    data: dict[str, Any] = {
+        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+    }
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
     for column in floats:

@@ -22,7 +22,7 @@ from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Meth
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, GROUP_WEIGHTS, Options, PosLabel
 from sqlauc.pipeline import Evaluated
-from sqlauc.results import GroupAUCResult, sort_rows
+from sqlauc.results import GroupAUCResult, slice_values, sort_rows
 
 #: The options of the group metrics.
 GROUP_PARAMETERS = (*COMMON_PARAMETERS, "method", "group", "group_weight")
@@ -63,7 +63,7 @@ def shape(evaluated: Evaluated) -> GroupAUCResult:
     name = group_column_name(plan.options.group, plan.roles.group)
     frame = pd.DataFrame(
         {
-            name: [r["grp"] for r in kept],
+            name: slice_values([r["grp"] for r in kept], plan.time_zone(plan.roles.group or "")),
             "auc": pd.array([r["auc"] for r in kept], dtype="float64"),
             "group_weight": pd.array([r["group_weight"] for r in kept], dtype="float64"),
             "positives": pd.array([r["positives"] for r in kept], dtype="float64"),
