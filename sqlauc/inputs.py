@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 import sqlglot
 from sqlglot import exp
 
-from sqlauc.dialects import Dialect, collatable, type_class, type_kind
+from sqlauc.dialects import Dialect, collatable, exact_range, type_class, type_kind
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -448,19 +448,45 @@ def model_names(roles: Roles, needed: AbstractSet[str]) -> tuple[str, ...]:
     return model_labels(roles)[1 if "baseline_score" in needed else 0 :]
 
 
-def _common_double(types: tuple[str, ...], dialect: Dialect) -> bool:
-    """Whether the score columns of the long input are cast to DOUBLE: when their types
-    differ and one is a floating-point type. ``CASE model WHEN 1 THEN score_1 ...`` gives
-    every model the engine's common type of the columns, and engines choose it badly: DuckDB
-    and PostgreSQL give a 4-byte FLOAT (REAL) column and a DECIMAL or BIGINT one the 4-byte
-    FLOAT, which merges DECIMAL scores 1e-8 apart or BIGINT scores above 2^24 into ties (a
-    silently different AUC), and ClickHouse has no common type of a Float and a Decimal or
-    an Int64 (an error). DOUBLE is what every engine makes of a FLOAT and a DOUBLE column
-    anyway; integer and decimal columns without a float among them keep their exact common
-    type."""
+def common_score_type(types: tuple[str, ...], dialect: Dialect) -> exp.DataType | None:
+    """The type the score columns of the long input are cast to, or None (each keeps its own).
+
+    ``CASE model WHEN 1 THEN score_1 ...`` gives every model the engine's common type of the
+    score columns, and engines choose it badly: DuckDB and PostgreSQL give a 4-byte FLOAT
+    (REAL) column and a DECIMAL or BIGINT one the 4-byte FLOAT, which merges DECIMAL scores
+    1e-8 apart or BIGINT scores above 2^24 into ties (a silently different AUC); ClickHouse
+    has no common type of a Float and a Decimal or an Int64, of a UInt64 and any signed
+    integer, or of an Int128 and a Decimal(20, 10), and DuckDB none of a UINT128 and a BIGINT
+    or of a HUGEINT and a DECIMAL(20, 10) (errors). The rule:
+
+    - one type, or a type whose values are unknown (SQLite's, PostgreSQL's NUMERIC without its
+      precision): None, the engine's own;
+    - a floating-point type among them: DOUBLE, what every engine makes of a FLOAT and a
+      DOUBLE column anyway (integers beyond 2^53 and decimals of more than 15 digits are then
+      compared as doubles: no type of these engines holds both a double and a BIGINT);
+    - integers, decimals and booleans, one of whose types holds every other's values (a
+      BIGINT beside an INTEGER, a DECIMAL(38, 10) beside a UInt64): None, the engine's common
+      type is that one;
+    - otherwise the narrowest ``DECIMAL(p, s)`` that holds them all (a UInt64 and an Int64:
+      DECIMAL(20, 0); an Int64 and a DECIMAL(20, 10): DECIMAL(29, 10)), exact, when ``p`` is
+      at most the engine's :attr:`~sqlauc.dialects.Dialect.decimal_digits`; DOUBLE past it,
+      or for an integer type wider than 64 bits (ClickHouse converts no Int128 or UInt256 to
+      a Decimal; DuckDB's DECIMAL has 38 digits, a UINT128 needs 39): such scores are then
+      compared as doubles.
+    """
     if len(set(types)) < 2:
-        return False
-    return any(type_class(type_name, dialect) == "float" for type_name in types)
+        return None
+    if any(type_class(type_name, dialect) == "float" for type_name in types):
+        return _DOUBLE.copy()
+    ranges = [exact_range(type_name, dialect) for type_name in types]
+    known = [r for r in ranges if r is not None]
+    if len(known) < len(ranges) or any(all(r.contains(o) for o in known) for r in known):
+        return None
+    scale = max(r.scale for r in known)
+    precision = max(1, max(r.digits for r in known) + scale)
+    if precision > dialect.decimal_digits or any(r.bits > 64 for r in known):
+        return _DOUBLE.copy()
+    return exp.DataType.build(f"DECIMAL({precision}, {scale})")
 
 
 def _long(
@@ -493,11 +519,11 @@ def _long(
     k = len(roles.scores)
     types = roles.score_types or ("",) * k
     score_names = [f"score_{i + 1}" for i in range(k)]
-    as_double = _common_double(types, dialect)
+    common = common_score_type(types, dialect)
     for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=True)
-        if as_double:
-            value = exp.Cast(this=value, to=_DOUBLE.copy())
+        if common is not None:
+            value = exp.Cast(this=value, to=common.copy())
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]

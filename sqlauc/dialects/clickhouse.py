@@ -60,4 +60,7 @@ DIALECT = Dialect(
     # adds per thread (max_threads) and has no ordered aggregates: GAUC's sum over groups is
     # the sum of the sorted array of the values (groupArray skips NULLs, as SUM does)
     sums="sorted_array",
+    # Decimal256: up to Decimal(76, s); its CASE finds no common type of a signed and an
+    # unsigned UInt64 (or of an Int128 and a Decimal(20, 10)): an error
+    decimal_digits=76,
 )

@@ -107,6 +107,11 @@ class Dialect:
         (see :mod:`sqlauc.dialects.adapt`); ``ordered``: the engine keeps the ordered
         aggregate; ``sorted_array``: the sum of the sorted array of the values; ``plain``:
         the ``ORDER BY`` is dropped (engines that add in one thread).
+    decimal_digits
+        The largest precision of the engine's ``DECIMAL(p, s)``: the widest exact type that
+        score columns of different integer and decimal types are cast to in
+        :func:`sqlauc.evaluate`'s long input when none of them holds the others' values
+        (see :func:`sqlauc.inputs.common_score_type`).
     """
 
     name: str
@@ -134,6 +139,7 @@ class Dialect:
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
+    decimal_digits: int = 38
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"

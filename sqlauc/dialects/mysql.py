@@ -30,4 +30,6 @@ DIALECT = Dialect(
         "the default collations (utf8mb4_general_ci, utf8mb4_0900_ai_ci) compare 'Yes' = 'yes', "
         "'e' = 'é' and 'yes ' = 'yes' as TRUE, and GROUP BY merges such values"
     ),
+    # DECIMAL(65, 30) at most
+    decimal_digits=65,
 )

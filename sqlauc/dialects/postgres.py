@@ -25,4 +25,6 @@ DIALECT = Dialect(
     # a column may declare a nondeterministic (e.g. case-insensitive ICU) collation; "C"
     # compares bytes
     exact_collation="C",
+    # NUMERIC(p, s) takes a precision up to 1000
+    decimal_digits=1000,
 )
