@@ -44,6 +44,7 @@ LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 _DOUBLE = exp.DataType.build("DOUBLE")
 _BINARY = exp.DataType.build("BINARY")
 _INT = exp.DataType.build("INT")
+_NAN = exp.Cast(this=exp.Literal.string("NaN"), to=_DOUBLE.copy())
 
 PosLabel = int | float | str | bool
 #: An integer written the one way (no leading zero or sign but '-'): a number when the label
@@ -129,9 +130,12 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     other value is unchanged, and the type stays (an integer 0 widens no column). Integers and
     decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
-    (maybe a string) does not. Where values carry their own types
-    (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a score of unknown type that is
-    not a number (text, bytes) becomes +inf: an error, as for a text column elsewhere.
+    (maybe a string) does not. Where the GROUP BY keeps NaNs of either sign apart
+    (:attr:`~sqlauc.dialects.Dialect.nan_signs_apart`), a floating-point group or slice key
+    that is NaN (``x <> x``) becomes the one NaN (a NaN score is an error anyway). Where
+    values carry their own types (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a
+    score of unknown type that is not a number (text, bytes) becomes +inf: an error, as for a
+    text column elsewhere.
     """
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
@@ -144,7 +148,14 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     if dialect.signed_zeros_apart is not None and (
         kind == "float" or (kind == "unknown" and numeric)
     ):
-        return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
+        value = exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
+    if dialect.nan_signs_apart is not None and kind == "float" and not numeric:
+        value = exp.Case(
+            ifs=[
+                exp.If(this=exp.NEQ(this=value.copy(), expression=value.copy()), true=_NAN.copy())
+            ],
+            default=value,
+        )
     return value
 
 

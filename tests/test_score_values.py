@@ -23,6 +23,7 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
+from backends import NAN
 from reference import brute_auc, brute_roc, gauc_reference
 from sklearn.metrics import roc_auc_score
 from sqlglot import exp
@@ -175,6 +176,43 @@ def test_negative_zero_scores_and_groups_computed_in_a_query(backend):
     check_auc(backend, source, y, s)
     check_roc(backend, source, y, s)
     check_gauc(backend, source, groups, group="g")
+
+
+# -- NaN groups ----------------------------------------------------------------------------------
+
+
+def test_nan_groups_of_either_sign_are_one_group(backend):
+    """A NaN group or slice key is one group, whatever the NaN's sign bit: 0/0 and sqrt(-1)
+    are negative NaNs on x86, the literal nan a positive one, and ClickHouse's GROUP BY kept
+    them apart (two NaN groups of two rows each, and AUC 3.0 for one of them by the rows
+    method). PostgreSQL and DuckDB compare NaN equal to NaN: one group there. The NaN group
+    is a group (not a missing one): the reference maps it to a key of its own."""
+    labels = [1, 0, 1, 0, 1, 0, 1, 0, 1, 0]
+    scores = [0.9, 0.1, 0.4, 0.5, 0.6, 0.3, 0.2, 0.7, 0.8, 0.35]
+    negative = [0, 0, 0, 0, 1, 1, 0, 0, 0, 0]  # the NaN rows 4, 5 get the negative NaN
+    g = [1.0, 1.0, NAN, NAN, NAN, NAN, 2.0, 2.0, 2.0, 2.0]
+    frame = pd.DataFrame(
+        {"label": labels, "score": scores, "g": pd.Series(g, dtype=object), "neg": negative}
+    )
+    if not backend.stores_nan:
+        # SQLite stores NaN as NULL, MariaDB refuses it: no table holds a NaN group
+        return
+    table = backend.create(frame)
+    source = sqlauc.Query(
+        f"SELECT label, score, CASE WHEN neg = 1 THEN -g ELSE g END AS g "
+        f"FROM {quoted(backend, table)}"
+    )
+    y = np.array(labels) == 1
+    keys = [3.0 if v is NAN else v for v in g]  # the NaN group as a key of its own
+    check_gauc(backend, source, pd.DataFrame({"y": y, "s": scores, "g": keys}))
+    for method in ("grouped", "rows"):
+        got = quiet(sqlauc.evaluate, backend.con, source, scores=["score"], by="g", method=method)
+        assert len(got) == 3, method
+        nan_slice = got[got["g"].isna()].iloc[0]
+        rows = [i for i, v in enumerate(g) if v is NAN]
+        assert nan_slice["n_rows"] == len(rows), method
+        want = brute_auc(y[rows], np.array(scores)[rows])
+        assert nan_slice["auc"] == pytest.approx(want, abs=TOL), method
 
 
 # -- integer and decimal scores ----------------------------------------------------------------

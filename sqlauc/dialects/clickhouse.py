@@ -57,6 +57,11 @@ DIALECT = Dialect(
     # ``SUM(n_rows) AS n_rows`` would nest aggregates; this gives standard name resolution
     query_settings={"prefer_column_name_to_alias": 1},
     signed_zeros_apart="GROUP BY over a Float64 key holding -0.0 and 0.0 returns two groups",
+    nan_signs_apart=(
+        "GROUP BY over a Float64 key holding NaNs of either sign (0/0 and sqrt(-1) are negative "
+        "NaNs, the literal nan a positive one) returns two groups, which windows partitioned "
+        "by the key do not keep apart"
+    ),
     # adds per thread (max_threads) and has no ordered aggregates: GAUC's sum over groups is
     # the sum of the sorted array of the values (groupArray skips NULLs, as SUM does)
     sums="sorted_array",

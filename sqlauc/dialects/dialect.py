@@ -67,6 +67,9 @@ class Dialect:
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
         Why the engine's GROUP BY keeps -0.0 and 0.0 apart (floats get ``+ 0``), or None.
+    nan_signs_apart
+        Why the engine's GROUP BY keeps NaNs of either sign apart (a floating-point group or
+        slice key that is NaN becomes the one NaN ``CAST('NaN' AS DOUBLE)``), or None.
     strings_folded
         Why the engine's string comparisons and GROUP BY, under its default collations, take
         strings that differ in case, accents or trailing spaces for one value, or None. Where
@@ -133,6 +136,7 @@ class Dialect:
     query_settings: Mapping[str, int] = field(default_factory=dict)
     default_method: str | None = None
     signed_zeros_apart: str | None = None
+    nan_signs_apart: str | None = None
     strings_folded: str | None = None
     untyped_number: str | None = None
     untyped_label: str | None = None
