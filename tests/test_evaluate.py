@@ -426,6 +426,7 @@ def test_models_of_different_exact_score_types(backend, method, scores):
         ("clickhouse", ("UInt64", "Decimal(38, 10)"), None),
         ("clickhouse", ("UInt128", "Int64"), "DOUBLE"),  # no Int128 converts to a Decimal
         ("clickhouse", ("Float32", "Int64"), "DOUBLE"),
+        ("clickhouse", ("decimal128(20, 10)", "int64"), "DECIMAL(29, 10)"),  # a chdb session
         ("duckdb", ("UBIGINT", "BIGINT"), "DECIMAL(20, 0)"),
         ("duckdb", ("DECIMAL(38,0)", "DECIMAL(38,30)"), "DOUBLE"),  # 68 digits
         ("postgres", ("DECIMAL(38,0)", "DECIMAL(38,30)"), "DECIMAL(68, 30)"),

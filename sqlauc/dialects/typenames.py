@@ -35,8 +35,12 @@ _INTEGER_BITS = {
 }
 _UNSIGNED = {"UTINYINT": 8, "USMALLINT": 16, "UINTEGER": 32, "UBIGINT": 64, "UHUGEINT": 128}
 #: a decimal type whose precision is given (without it, as PostgreSQL's NUMERIC and the type
-#: codes of DB-API drivers report it, the range is not known)
-_DECIMAL = re.compile(r"^(?:DECIMAL|NUMERIC|NUMBER)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$")
+#: codes of DB-API drivers report it, the range is not known); Arrow names it
+#: ``decimal128(p, s)`` (a chdb session's types)
+_DECIMAL = re.compile(
+    r"^(?:DECIMAL|NUMERIC|NUMBER)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$"
+    r"|^DECIMAL(?:32|64|128|256)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$"
+)
 
 
 @cache
@@ -118,7 +122,8 @@ def exact_range(type_name: str, dialect: Dialect) -> ExactRange | None:
         return ExactRange(Fraction(0), Fraction(1), 0, 1)
     decimal = _DECIMAL.match(upper)
     if decimal is not None:
-        precision, scale = int(decimal.group(1)), int(decimal.group(2) or 0)
+        precision = int(decimal.group(1) or decimal.group(3))
+        scale = int(decimal.group(2) or decimal.group(4) or 0)
         bound = Fraction(10**precision - 1, 10**scale)
         return ExactRange(-bound, bound, scale)
     sized = _SIZED_INTEGER.match(upper)
