@@ -14,6 +14,7 @@ to 1e-12. Known gaps are strict xfails with a reason.
 
 from __future__ import annotations
 
+import datetime
 import math
 import sqlite3
 import sys
@@ -338,6 +339,30 @@ def test_text_scores_are_refused(backend):
             quiet(sqlauc.auc, backend.con, table, method=method)
     with pytest.raises(sqlauc.DataError, match=REFUSED):
         quiet(sqlauc.roc_curve, backend.con, table)
+    with pytest.raises(sqlauc.DataError, match=REFUSED):
+        quiet(sqlauc.evaluate, backend.con, table, scores=["score"], ci=None)
+
+
+@pytest.mark.parametrize("kind", ["DATE", "TIMESTAMP"])
+def test_date_scores_are_refused(backend, kind, request):
+    """A date or timestamp score column is refused before any query with the error that
+    names its type, as a text one is. PostgreSQL's driver gives no type name for them (type
+    codes), and the query failed with PostgreSQL's own "operator does not exist: date *
+    integer"."""
+    if backend.name == "mysql":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="MariaDB computes with DATE and DATETIME values as numbers "
+                "(20240601): sqlauc ranks the dates, as the engine orders them",
+            )
+        )
+    days = [datetime.date(2024, 6, d) for d in (3, 1, 2, 4, 5, 1, 7)]
+    values = days if kind == "DATE" else [datetime.datetime(d.year, 6, d.day, 10) for d in days]
+    frame = pd.DataFrame({"label": TEXT_LABELS, "score": pd.Series(values, dtype=object)})
+    table = backend.create(frame, types={"score": kind})
+    with pytest.raises(sqlauc.DataError, match=REFUSED):
+        quiet(sqlauc.auc, backend.con, table)
     with pytest.raises(sqlauc.DataError, match=REFUSED):
         quiet(sqlauc.evaluate, backend.con, table, scores=["score"], ci=None)
 
