@@ -45,6 +45,7 @@ _DOUBLE = exp.DataType.build("DOUBLE")
 _BINARY = exp.DataType.build("BINARY")
 _INT = exp.DataType.build("INT")
 _NAN = exp.Cast(this=exp.Literal.string("NaN"), to=_DOUBLE.copy())
+_INF = exp.Cast(this=exp.Literal.string("Infinity"), to=_DOUBLE.copy())
 
 PosLabel = int | float | str | bool
 #: An integer written the one way (no leading zero or sign but '-'): a number when the label
@@ -150,13 +151,14 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     ):
         value = exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
     if dialect.nan_signs_apart is not None and kind == "float" and not numeric:
-        value = exp.Case(
-            ifs=[
-                exp.If(this=exp.NEQ(this=value.copy(), expression=value.copy()), true=_NAN.copy())
-            ],
-            default=value,
-        )
+        value = _nan_as(value, _NAN)
     return value
+
+
+def _nan_as(value: exp.Expr, replacement: exp.Expr) -> exp.Expr:
+    """``value``, or ``replacement`` where it is NaN (``value <> value``)."""
+    is_nan = exp.NEQ(this=value.copy(), expression=value.copy())
+    return exp.Case(ifs=[exp.If(this=is_nan, true=replacement.copy())], default=value)
 
 
 @functools.lru_cache(maxsize=16)
@@ -413,6 +415,8 @@ def build(
     if roles.scores:
         return _long(source, roles, positive, where, needed, dialect, negative)
     label_col = exact_text(column(roles.label), roles.label_type, dialect)
+    if dialect.min_max_skip_nan is not None and type_class(roles.label_type, dialect) == "float":
+        label_col = _nan_as(label_col, _INF)
     projections: list[exp.Expr] = []
     if "label" in needed:
         of_group = column(roles.group) if roles.group is not None and "grp" in needed else None

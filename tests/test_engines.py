@@ -406,6 +406,31 @@ def test_non_finite_scores(backend, special):
             assert sqlauc.auc(backend.con, table) == 0.0
 
 
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_nan_label_is_a_third_label(backend, method):
+    """A NaN in a floating-point label column is a third label value, an error, on every
+    engine that stores NaN, never a negative: ClickHouse's min and max leave NaN out, so the
+    check of the negative values' MIN and MAX saw only 0.0 and counted the NaN rows as
+    negatives (AUC 0.467 of these rows, where PostgreSQL and DuckDB refuse them)."""
+    frame = pd.DataFrame(
+        {
+            "label": pd.Series([1.0, 0.0, 1.0, 0.0, NAN, NAN, 1.0, 0.0], dtype=object),
+            "score": [0.9, 0.1, 0.4, 0.5, 0.95, 0.97, 0.3, 0.2],
+            "g": [1, 1, 1, 1, 2, 2, 2, 2],
+        }
+    )
+    if not backend.stores_nan:  # SQLite stores NaN as NULL, MariaDB refuses it
+        return
+    table = backend.create(frame, types={"label": "DOUBLE"})
+    third = r"label column 'label' has more than two distinct values"
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.auc(backend.con, table, method=method)
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.gauc(backend.con, table, group="g", method=method)
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.evaluate(backend.con, table, scores=["score"], method=method)
+
+
 @pytest.mark.parametrize("bad", [-1.0, None], ids=["negative", "null"])
 def test_bad_weights_are_errors(backend, bad):
     frame = pd.DataFrame({"label": [1, 0, 1], "score": [0.1, 0.2, 0.3], "w": [1.0, bad, 2.0]})

@@ -62,6 +62,7 @@ DIALECT = Dialect(
         "NaNs, the literal nan a positive one) returns two groups, which windows partitioned "
         "by the key do not keep apart"
     ),
+    min_max_skip_nan="min and max over 0.0, NaN and 0.0 return 0.0 and 0.0",
     # adds per thread (max_threads) and has no ordered aggregates: GAUC's sum over groups is
     # the sum of the sorted array of the values (groupArray skips NULLs, as SUM does)
     sums="sorted_array",

@@ -70,6 +70,11 @@ class Dialect:
     nan_signs_apart
         Why the engine's GROUP BY keeps NaNs of either sign apart (a floating-point group or
         slice key that is NaN becomes the one NaN ``CAST('NaN' AS DOUBLE)``), or None.
+    min_max_skip_nan
+        Why the engine's MIN and MAX leave NaN out, or None. The templates tell a third label
+        value by the negative values' MIN and MAX; where this is set, a floating-point label
+        that is NaN is read as +inf (a value that no 0/1 label equals), so that a NaN label
+        is the "more than two distinct values" error it is elsewhere, not a negative.
     strings_folded
         Why the engine's string comparisons and GROUP BY, under its default collations, take
         strings that differ in case, accents or trailing spaces for one value, or None. Where
@@ -137,6 +142,7 @@ class Dialect:
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     nan_signs_apart: str | None = None
+    min_max_skip_nan: str | None = None
     strings_folded: str | None = None
     untyped_number: str | None = None
     untyped_label: str | None = None
