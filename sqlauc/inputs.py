@@ -42,7 +42,6 @@ from sqlauc.identifiers import column
 LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 
 _DOUBLE = exp.DataType.build("DOUBLE")
-_BINARY = exp.DataType.build("BINARY")
 _INT = exp.DataType.build("INT")
 _NAN = exp.Cast(this=exp.Literal.string("NaN"), to=_DOUBLE.copy())
 _INF = exp.Cast(this=exp.Literal.string("Infinity"), to=_DOUBLE.copy())
@@ -103,8 +102,9 @@ def bool_as_number(value: exp.Expr) -> exp.Expr:
 
 
 def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
-    """A string column compared and grouped by its exact value: ``CAST(x AS BINARY)`` where
-    the engine's default collation folds case, accents or trailing spaces
+    """A string column compared and grouped by its exact value: its bytes
+    (:attr:`~sqlauc.dialects.Dialect.string_bytes`, UTF-8) where the engine's default
+    collation folds case, accents or trailing spaces
     (:attr:`~sqlauc.dialects.Dialect.strings_folded`: MySQL/MariaDB), so that the labels
     ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
     pandas; ``x COLLATE "binary"`` where a column may declare a collation of its own
@@ -112,7 +112,7 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
     NOCASE``). Any other column is returned as it is."""
     kind = type_kind(type_name, dialect)
     if dialect.strings_folded is not None and kind == "string":
-        return exp.Cast(this=value, to=_BINARY.copy())
+        return _over(dialect.string_bytes, {"x": value}, dialect)
     untyped = kind == "unknown" and dialect.untyped_number is not None
     if dialect.exact_collation is not None and (collatable(type_name, dialect) or untyped):
         collation = exp.to_identifier(dialect.exact_collation, quoted=True)

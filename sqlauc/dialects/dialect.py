@@ -79,8 +79,14 @@ class Dialect:
         Why the engine's string comparisons and GROUP BY, under its default collations, take
         strings that differ in case, accents or trailing spaces for one value, or None. Where
         it is set, a string label or group column is compared and grouped as its bytes
-        (``CAST(x AS BINARY)``, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
+        (:attr:`string_bytes`, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
         decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
+    string_bytes
+        Where :attr:`strings_folded` is set: SQL in the engine's dialect over the string
+        column ``x`` that gives the UTF-8 bytes of its characters, whatever the column's
+        character set (a latin1 'é' is one byte, which neither the UTF-8 ``pos_label`` nor the
+        adapter's decoding reads as 'é'), and a binary column's own bytes (which need not be
+        UTF-8: converting them would merge values).
     exact_collation
         For an engine whose string columns may declare a collation of their own (DuckDB and
         SQLite: ``VARCHAR COLLATE NOCASE``; PostgreSQL: a nondeterministic ICU collation),
@@ -144,6 +150,7 @@ class Dialect:
     nan_signs_apart: str | None = None
     min_max_skip_nan: str | None = None
     strings_folded: str | None = None
+    string_bytes: str = "CAST(x AS BINARY)"
     untyped_number: str | None = None
     untyped_label: str | None = None
     exact_collation: str | None = None
