@@ -177,14 +177,15 @@ def _equals(raw: exp.Expr, literal_: exp.Expr, type_name: str, dialect: Dialect)
     """``raw = literal_``, the test of a label value against the positive (or negative)
     label. Where values carry their own types (SQLite) and the label's type is unknown, a
     number is written :attr:`Dialect.untyped_label`'s way, so that a text ``'1'`` in a column
-    without a declared type equals the label 1 as it does in a typed column."""
+    without a declared type equals the label 1 as it does in a typed column. A text literal
+    (``pos_label='1.0'``) is read as :attr:`Dialect.untyped_label_value` reads the label
+    values, so that it equals the value it names."""
     number = literal_.this if isinstance(literal_, exp.Neg) else literal_  # -1 is Neg(1)
     typed_number = isinstance(number, exp.Literal) and not number.is_string
-    if (
-        not typed_number
-        or dialect.untyped_label is None
-        or type_kind(type_name, dialect) != "unknown"
-    ):
+    untyped = type_kind(type_name, dialect) == "unknown"
+    if untyped and not typed_number and dialect.untyped_label_value is not None:
+        literal_ = _over(dialect.untyped_label_value, {"x": literal_}, dialect)
+    if not typed_number or dialect.untyped_label is None or not untyped:
         return exp.EQ(this=raw.copy(), expression=literal_.copy())
     return _over(dialect.untyped_label, {"x": raw, "n": literal_}, dialect)
 
@@ -414,7 +415,13 @@ def build(
     needed = set(needed)
     if roles.scores:
         return _long(source, roles, positive, where, needed, dialect, negative)
-    label_col = exact_text(column(roles.label), roles.label_type, dialect)
+    label_col: exp.Expr = column(roles.label)
+    if (
+        dialect.untyped_label_value is not None
+        and type_kind(roles.label_type, dialect) == "unknown"
+    ):
+        label_col = _over(dialect.untyped_label_value, {"x": label_col}, dialect)
+    label_col = exact_text(label_col, roles.label_type, dialect)
     if dialect.min_max_skip_nan is not None and type_class(roles.label_type, dialect) == "float":
         label_col = _nan_as(label_col, _INF)
     projections: list[exp.Expr] = []

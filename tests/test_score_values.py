@@ -465,3 +465,37 @@ def test_sqlite_text_weights_are_refused():
         quiet(sqlauc.evaluate, con, "t", scores=["score"], weight="w", ci=None)
     with pytest.raises(sqlauc.DataError, match=r"group_weight column 'w' has 2 .*non-numeric"):
         quiet(sqlauc.gauc, con, "t", group="g", group_weight="w")
+
+
+#: one label column holding 0 and 1 in several storage classes: integers, text read from a
+#: CSV file, reals (rows: label, score)
+MIXED_LABELS = [(0, 0.1), ("0", 0.2), (1, 0.3), ("1", 0.05), (0, 0.4), (1.0, 0.9),
+                ("1.0", 0.6), ("0.0", 0.7), (0.0, 0.35), ("1", 0.8)]  # fmt: skip
+
+
+@pytest.mark.parametrize("declared", ["", "TEXT", "NUMERIC"])
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_sqlite_labels_of_mixed_storage_classes(declared, method):
+    """SQLite keeps a value's own type in a column without one (and text in a TEXT column):
+    a label column filled from two sources holds 0 and '0', 1.0 and '1.0'. They are the
+    labels 0 and 1, as a column of numeric affinity stores them: before, the negatives' 0 and
+    '0' differed and the call was a false "more than two distinct values: [0, 1, '0', '0.0',
+    '1']" error (in a TEXT column, '1.0' was a negative beside '1')."""
+    con = sqlite3.connect(":memory:")
+    con.execute(f"CREATE TABLE t (label {declared}, score REAL, g INTEGER)")  # constant SQL
+    rows = [(label, score, i % 2) for i, (label, score) in enumerate(MIXED_LABELS)]
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
+    y = np.array([float(label) == 1 for label, _ in MIXED_LABELS])
+    s = np.array([score for _, score in MIXED_LABELS])
+    expected = brute_auc(y, s)
+    assert quiet(sqlauc.auc, con, "t", method=method) == pytest.approx(expected, abs=TOL)
+    evaluated = quiet(sqlauc.evaluate, con, "t", scores=["score"], method=method)
+    assert evaluated["auc"].iloc[0] == pytest.approx(expected, abs=TOL)
+    groups = pd.DataFrame({"y": y, "s": s, "g": [g for *_, g in rows]})
+    reference = gauc_reference(groups, group="g", y_pos="y", score="s")
+    got = quiet(sqlauc.gauc, con, "t", group="g", method=method)
+    assert got.gauc == pytest.approx(reference["gauc"], abs=TOL)
+    # a third label is still one, whatever its storage class
+    con.execute("INSERT INTO t VALUES ('2', 0.5, 0)")
+    with pytest.raises(sqlauc.DataError, match=r"more than two distinct values: \[0, 1, 2\]"):
+        quiet(sqlauc.auc, con, "t", method=method)

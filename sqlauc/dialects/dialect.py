@@ -87,6 +87,12 @@ class Dialect:
         character set (a latin1 'é' is one byte, which neither the UTF-8 ``pos_label`` nor the
         adapter's decoding reads as 'é'), and a binary column's own bytes (which need not be
         UTF-8: converting them would merge values).
+    untyped_label_value
+        For the same engines: SQL over the label ``x`` of unknown type that gives the value
+        the templates compare and list: text that reads as a whole number is that number, as
+        a column of integer affinity stores it (SQLite: a column filled from a CSV file and
+        from Python holds 0 and '0', 1.0 and '1.0', which are two labels, not four), any other
+        value as it is; a text ``pos_label`` is read the same way. None: ``x``.
     exact_collation
         For an engine whose string columns may declare a collation of their own (DuckDB and
         SQLite: ``VARCHAR COLLATE NOCASE``; PostgreSQL: a nondeterministic ICU collation),
@@ -153,6 +159,7 @@ class Dialect:
     string_bytes: str = "CAST(x AS BINARY)"
     untyped_number: str | None = None
     untyped_label: str | None = None
+    untyped_label_value: str | None = None
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
