@@ -35,15 +35,16 @@ from dataclasses import dataclass, replace
 import sqlglot
 from sqlglot import exp
 
-from sqlauc.dialects import Dialect, collatable, type_class, type_kind
+from sqlauc.dialects import Dialect, collatable, exact_range, type_class, type_kind
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
 LabelKind = str  # "bool" | "number" | "string" | "other" | "unknown"
 
 _DOUBLE = exp.DataType.build("DOUBLE")
-_BINARY = exp.DataType.build("BINARY")
 _INT = exp.DataType.build("INT")
+_NAN = exp.Cast(this=exp.Literal.string("NaN"), to=_DOUBLE.copy())
+_INF = exp.Cast(this=exp.Literal.string("Infinity"), to=_DOUBLE.copy())
 
 PosLabel = int | float | str | bool
 #: An integer written the one way (no leading zero or sign but '-'): a number when the label
@@ -101,8 +102,9 @@ def bool_as_number(value: exp.Expr) -> exp.Expr:
 
 
 def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
-    """A string column compared and grouped by its exact value: ``CAST(x AS BINARY)`` where
-    the engine's default collation folds case, accents or trailing spaces
+    """A string column compared and grouped by its exact value: its bytes
+    (:attr:`~sqlauc.dialects.Dialect.string_bytes`, UTF-8) where the engine's default
+    collation folds case, accents or trailing spaces
     (:attr:`~sqlauc.dialects.Dialect.strings_folded`: MySQL/MariaDB), so that the labels
     ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
     pandas; ``x COLLATE "binary"`` where a column may declare a collation of its own
@@ -110,7 +112,7 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
     NOCASE``). Any other column is returned as it is."""
     kind = type_kind(type_name, dialect)
     if dialect.strings_folded is not None and kind == "string":
-        return exp.Cast(this=value, to=_BINARY.copy())
+        return _over(dialect.string_bytes, {"x": value}, dialect)
     untyped = kind == "unknown" and dialect.untyped_number is not None
     if dialect.exact_collation is not None and (collatable(type_name, dialect) or untyped):
         collation = exp.to_identifier(dialect.exact_collation, quoted=True)
@@ -129,9 +131,12 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     other value is unchanged, and the type stays (an integer 0 widens no column). Integers and
     decimals hold no -0.0 and are left alone; a score of unknown type (``numeric``: it was
     checked to be a number where the type is known) gets ``+ 0`` too, a group of unknown type
-    (maybe a string) does not. Where values carry their own types
-    (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a score of unknown type that is
-    not a number (text, bytes) becomes +inf: an error, as for a text column elsewhere.
+    (maybe a string) does not. Where the GROUP BY keeps NaNs of either sign apart
+    (:attr:`~sqlauc.dialects.Dialect.nan_signs_apart`), a floating-point group or slice key
+    that is NaN (``x <> x``) becomes the one NaN (a NaN score is an error anyway). Where
+    values carry their own types (:attr:`~sqlauc.dialects.Dialect.untyped_number`: SQLite), a
+    score of unknown type that is not a number (text, bytes) becomes +inf: an error, as for a
+    text column elsewhere.
     """
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
@@ -144,8 +149,16 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     if dialect.signed_zeros_apart is not None and (
         kind == "float" or (kind == "unknown" and numeric)
     ):
-        return exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
+        value = exp.Paren(this=exp.Add(this=value, expression=exp.Literal.number(0)))
+    if dialect.nan_signs_apart is not None and kind == "float" and not numeric:
+        value = _nan_as(value, _NAN)
     return value
+
+
+def _nan_as(value: exp.Expr, replacement: exp.Expr) -> exp.Expr:
+    """``value``, or ``replacement`` where it is NaN (``value <> value``)."""
+    is_nan = exp.NEQ(this=value.copy(), expression=value.copy())
+    return exp.Case(ifs=[exp.If(this=is_nan, true=replacement.copy())], default=value)
 
 
 @functools.lru_cache(maxsize=16)
@@ -164,14 +177,15 @@ def _equals(raw: exp.Expr, literal_: exp.Expr, type_name: str, dialect: Dialect)
     """``raw = literal_``, the test of a label value against the positive (or negative)
     label. Where values carry their own types (SQLite) and the label's type is unknown, a
     number is written :attr:`Dialect.untyped_label`'s way, so that a text ``'1'`` in a column
-    without a declared type equals the label 1 as it does in a typed column."""
+    without a declared type equals the label 1 as it does in a typed column. A text literal
+    (``pos_label='1.0'``) is read as :attr:`Dialect.untyped_label_value` reads the label
+    values, so that it equals the value it names."""
     number = literal_.this if isinstance(literal_, exp.Neg) else literal_  # -1 is Neg(1)
     typed_number = isinstance(number, exp.Literal) and not number.is_string
-    if (
-        not typed_number
-        or dialect.untyped_label is None
-        or type_kind(type_name, dialect) != "unknown"
-    ):
+    untyped = type_kind(type_name, dialect) == "unknown"
+    if untyped and not typed_number and dialect.untyped_label_value is not None:
+        literal_ = _over(dialect.untyped_label_value, {"x": literal_}, dialect)
+    if not typed_number or dialect.untyped_label is None or not untyped:
         return exp.EQ(this=raw.copy(), expression=literal_.copy())
     return _over(dialect.untyped_label, {"x": raw, "n": literal_}, dialect)
 
@@ -401,7 +415,15 @@ def build(
     needed = set(needed)
     if roles.scores:
         return _long(source, roles, positive, where, needed, dialect, negative)
-    label_col = exact_text(column(roles.label), roles.label_type, dialect)
+    label_col: exp.Expr = column(roles.label)
+    if (
+        dialect.untyped_label_value is not None
+        and type_kind(roles.label_type, dialect) == "unknown"
+    ):
+        label_col = _over(dialect.untyped_label_value, {"x": label_col}, dialect)
+    label_col = exact_text(label_col, roles.label_type, dialect)
+    if dialect.min_max_skip_nan is not None and type_class(roles.label_type, dialect) == "float":
+        label_col = _nan_as(label_col, _INF)
     projections: list[exp.Expr] = []
     if "label" in needed:
         of_group = column(roles.group) if roles.group is not None and "grp" in needed else None
@@ -448,19 +470,45 @@ def model_names(roles: Roles, needed: AbstractSet[str]) -> tuple[str, ...]:
     return model_labels(roles)[1 if "baseline_score" in needed else 0 :]
 
 
-def _common_double(types: tuple[str, ...], dialect: Dialect) -> bool:
-    """Whether the score columns of the long input are cast to DOUBLE: when their types
-    differ and one is a floating-point type. ``CASE model WHEN 1 THEN score_1 ...`` gives
-    every model the engine's common type of the columns, and engines choose it badly: DuckDB
-    and PostgreSQL give a 4-byte FLOAT (REAL) column and a DECIMAL or BIGINT one the 4-byte
-    FLOAT, which merges DECIMAL scores 1e-8 apart or BIGINT scores above 2^24 into ties (a
-    silently different AUC), and ClickHouse has no common type of a Float and a Decimal or
-    an Int64 (an error). DOUBLE is what every engine makes of a FLOAT and a DOUBLE column
-    anyway; integer and decimal columns without a float among them keep their exact common
-    type."""
+def common_score_type(types: tuple[str, ...], dialect: Dialect) -> exp.DataType | None:
+    """The type the score columns of the long input are cast to, or None (each keeps its own).
+
+    ``CASE model WHEN 1 THEN score_1 ...`` gives every model the engine's common type of the
+    score columns, and engines choose it badly: DuckDB and PostgreSQL give a 4-byte FLOAT
+    (REAL) column and a DECIMAL or BIGINT one the 4-byte FLOAT, which merges DECIMAL scores
+    1e-8 apart or BIGINT scores above 2^24 into ties (a silently different AUC); ClickHouse
+    has no common type of a Float and a Decimal or an Int64, of a UInt64 and any signed
+    integer, or of an Int128 and a Decimal(20, 10), and DuckDB none of a UINT128 and a BIGINT
+    or of a HUGEINT and a DECIMAL(20, 10) (errors). The rule:
+
+    - one type, or a type whose values are unknown (SQLite's, PostgreSQL's NUMERIC without its
+      precision): None, the engine's own;
+    - a floating-point type among them: DOUBLE, what every engine makes of a FLOAT and a
+      DOUBLE column anyway (integers beyond 2^53 and decimals of more than 15 digits are then
+      compared as doubles: no type of these engines holds both a double and a BIGINT);
+    - integers, decimals and booleans, one of whose types holds every other's values (a
+      BIGINT beside an INTEGER, a DECIMAL(38, 10) beside a UInt64): None, the engine's common
+      type is that one;
+    - otherwise the narrowest ``DECIMAL(p, s)`` that holds them all (a UInt64 and an Int64:
+      DECIMAL(20, 0); an Int64 and a DECIMAL(20, 10): DECIMAL(29, 10)), exact, when ``p`` is
+      at most the engine's :attr:`~sqlauc.dialects.Dialect.decimal_digits`; DOUBLE past it,
+      or for an integer type wider than 64 bits (ClickHouse converts no Int128 or UInt256 to
+      a Decimal; DuckDB's DECIMAL has 38 digits, a UINT128 needs 39): such scores are then
+      compared as doubles.
+    """
     if len(set(types)) < 2:
-        return False
-    return any(type_class(type_name, dialect) == "float" for type_name in types)
+        return None
+    if any(type_class(type_name, dialect) == "float" for type_name in types):
+        return _DOUBLE.copy()
+    ranges = [exact_range(type_name, dialect) for type_name in types]
+    known = [r for r in ranges if r is not None]
+    if len(known) < len(ranges) or any(all(r.contains(o) for o in known) for r in known):
+        return None
+    scale = max(r.scale for r in known)
+    precision = max(1, max(r.digits for r in known) + scale)
+    if precision > dialect.decimal_digits or any(r.bits > 64 for r in known):
+        return _DOUBLE.copy()
+    return exp.DataType.build(f"DECIMAL({precision}, {scale})")
 
 
 def _long(
@@ -493,11 +541,11 @@ def _long(
     k = len(roles.scores)
     types = roles.score_types or ("",) * k
     score_names = [f"score_{i + 1}" for i in range(k)]
-    as_double = _common_double(types, dialect)
+    common = common_score_type(types, dialect)
     for name, column_name, type_name in zip(score_names, roles.scores, types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=True)
-        if as_double:
-            value = exp.Cast(this=value, to=_DOUBLE.copy())
+        if common is not None:
+            value = exp.Cast(this=value, to=common.copy())
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]

@@ -139,6 +139,8 @@ class Backend:
     special_text: ClassVar[dict[str, str]] = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
     #: the name of a string column type
     text_type = "TEXT"
+    #: an unsigned 64-bit integer column type (DuckDB spelling), or the engine's nearest
+    unsigned_bigint = "UBIGINT"
 
     con: Any
 
@@ -309,6 +311,7 @@ class SQLiteBackend(Backend):
 
 class PostgresBackend(Backend):
     name = dialect = "postgres"
+    unsigned_bigint = "DECIMAL(20,0)"  # PostgreSQL has no unsigned integers
 
     def __init__(self) -> None:
         super().__init__()

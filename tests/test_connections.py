@@ -256,3 +256,61 @@ def test_a_test_table_whose_insert_fails_is_not_left_behind():
         assert backend.execute(f"SHOW TABLES LIKE '{name}'") == []
     finally:
         backend.close()
+
+
+def _dict_row_connection(kind: str):
+    """A DB-API connection whose rows are dicts (column name -> value), and a way to run SQL."""
+    if kind == "sqlite":
+        con = sqlite3.connect(":memory:")
+        con.row_factory = lambda cursor, row: dict(
+            zip([d[0] for d in cursor.description], row, strict=True)
+        )
+        return con, con.execute
+    if kind == "postgres":
+        import psycopg
+        from psycopg.rows import dict_row
+
+        con = psycopg.connect(POSTGRES_URL, row_factory=dict_row, autocommit=True)
+        return con, con.execute
+    import pymysql
+    from backends import mysql_params
+
+    cursorclass = pymysql.cursors.DictCursor if kind == "mysql" else pymysql.cursors.SSDictCursor
+    con = pymysql.connect(**mysql_params(), cursorclass=cursorclass, autocommit=True)
+
+    def run(sql: str) -> None:
+        with con.cursor() as cursor:
+            cursor.execute(sql)
+
+    return con, run
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres", "mysql", "mysql-unbuffered"])
+def test_connections_whose_rows_are_dicts(kind):
+    """A connection configured to return rows as dicts (psycopg's row_factory=dict_row,
+    PyMySQL's DictCursor, an sqlite3 row_factory), as applications commonly set it up: sqlauc
+    reads its rows by position. Before, every call failed: a false "cannot read table
+    't': 0" NotFoundError on PyMySQL, a ValueError (invalid literal for int(): 'n_rows') on
+    psycopg and sqlite3."""
+    try:
+        con, run = _dict_row_connection(kind)
+    except Exception as err:
+        unavailable(kind, err)
+    table = f"sqlauc_dict_rows_{os.getpid()}"  # a constant name
+    try:
+        run(f"DROP TABLE IF EXISTS {table}")
+        run(f"CREATE TABLE {table} (label INTEGER, score DOUBLE PRECISION, g VARCHAR(5))")
+        values = ", ".join(f"({a}, {b!r}, 'g{i // 3}')" for i, (a, b) in
+                           enumerate(FRAME.itertuples(index=False)))  # fmt: skip
+        run(f"INSERT INTO {table} VALUES {values}")
+        assert sqlauc.auc(con, table) == pytest.approx(EXPECTED, abs=1e-12)
+        curve = sqlauc.roc_curve(con, table)
+        assert list(curve["tpr"])[-1] == 1.0
+        evaluated = sqlauc.evaluate(con, table, scores=["score"])
+        assert evaluated["auc"].iloc[0] == pytest.approx(EXPECTED, abs=1e-12)
+        assert sqlauc.gauc(con, table, group="g").groups_used == 2
+        with pytest.raises(sqlauc.DataError, match=r"pos_label=7 is not among.*\[0, 1\]"):
+            sqlauc.auc(con, table, pos_label=7)
+    finally:
+        run(f"DROP TABLE IF EXISTS {table}")
+        con.close()

@@ -29,6 +29,11 @@ def _message(function: str, got: str) -> str:
     return f"The 'dialect' parameter of {function}() must be one of {LISTING}; got {got!r} instead."
 
 
+#: type names a driver's type codes may give that are neither numbers nor strings (a score
+#: column of such a type is refused before any query)
+NOT_NUMBERS = {"DATE", "TIME", "TIMETZ", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL", "JSON", "JSONB"}
+
+
 @pytest.mark.parametrize("record", RECORDS, ids=[r.name for r in RECORDS])
 def test_record_is_complete(record: Dialect) -> None:
     assert sqlglot_dialect.Dialect.get(record.name) is not None, "not a sqlglot dialect"
@@ -44,7 +49,8 @@ def test_record_is_complete(record: Dialect) -> None:
     for wrapper in record.type_wrappers:
         assert re.compile(wrapper).groups == 1, wrapper
     for code, name in record.type_codes.items():
-        assert isinstance(code, int) and dialects.type_kind(name, record) != "other"
+        kind = dialects.type_kind(name, record)
+        assert isinstance(code, int) and (kind != "other" or name in NOT_NUMBERS), name
     # one small file per dialect, holding this record
     module = ROOT / "sqlauc" / "dialects" / f"{record.name}.py"
     assert module.is_file()

@@ -406,6 +406,31 @@ def test_non_finite_scores(backend, special):
             assert sqlauc.auc(backend.con, table) == 0.0
 
 
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_nan_label_is_a_third_label(backend, method):
+    """A NaN in a floating-point label column is a third label value, an error, on every
+    engine that stores NaN, never a negative: ClickHouse's min and max leave NaN out, so the
+    check of the negative values' MIN and MAX saw only 0.0 and counted the NaN rows as
+    negatives (AUC 0.467 of these rows, where PostgreSQL and DuckDB refuse them)."""
+    frame = pd.DataFrame(
+        {
+            "label": pd.Series([1.0, 0.0, 1.0, 0.0, NAN, NAN, 1.0, 0.0], dtype=object),
+            "score": [0.9, 0.1, 0.4, 0.5, 0.95, 0.97, 0.3, 0.2],
+            "g": [1, 1, 1, 1, 2, 2, 2, 2],
+        }
+    )
+    if not backend.stores_nan:  # SQLite stores NaN as NULL, MariaDB refuses it
+        return
+    table = backend.create(frame, types={"label": "DOUBLE"})
+    third = r"label column 'label' has more than two distinct values"
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.auc(backend.con, table, method=method)
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.gauc(backend.con, table, group="g", method=method)
+    with pytest.raises(sqlauc.DataError, match=third):
+        sqlauc.evaluate(backend.con, table, scores=["score"], method=method)
+
+
 @pytest.mark.parametrize("bad", [-1.0, None], ids=["negative", "null"])
 def test_bad_weights_are_errors(backend, bad):
     frame = pd.DataFrame({"label": [1, 0, 1], "score": [0.1, 0.2, 0.3], "w": [1.0, bad, 2.0]})
@@ -686,3 +711,57 @@ def check_nocase(con: Any, t: Any) -> None:
     # labels: 'Yes', 'yes' and 'No' are three labels
     with pytest.raises(sqlauc.DataError, match="more than two distinct values"):
         sqlauc.auc(con, t, label="lab", pos_label="Yes")
+
+
+#: (label, score, group, binary group): a latin1 label 'sí' and groups 'café'/'cafe', and
+#: binary groups whose bytes are not UTF-8
+CHARSET_ROWS = [("sí", 0.9, "café", b"\xfe\x01"), ("no", 0.1, "cafe", b"\xff\x01"),
+                ("sí", 0.4, "café", b"\xfe\x01"), ("no", 0.5, "café", b"\xff\x01"),
+                ("sí", 0.3, "cafe", b"\xfe\x01"), ("no", 0.6, "cafe", b"\xfe\x01"),
+                ("no", 0.2, "café", b"\xff\x01")]  # fmt: skip
+
+
+def test_mysql_columns_of_another_character_set_are_compared_as_text():
+    """MariaDB: string label, group and slice columns are compared by their bytes (its default
+    collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
+    those of the UTF-8 pos_label or of the text the driver reads. pos_label='sí' was a false
+    "not among the labels seen: ['no', b's\\xed']" error, and the groups came out as
+    b'caf\\xe9'. Now a text column's characters are compared as UTF-8, and a binary column
+    (VARBINARY, BLOB: bytes that need not be UTF-8) by its own bytes, its groups apart."""
+    import pymysql
+    from backends import mysql_params, unavailable
+
+    try:
+        con = pymysql.connect(**mysql_params(), charset="utf8mb4", autocommit=True)
+    except Exception as err:
+        unavailable("MariaDB", err)
+    table = f"sqlauc_charset_{os.getpid()}"  # a constant name
+    try:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+            cursor.execute(
+                f"CREATE TABLE {table} (lab VARCHAR(5) CHARACTER SET latin1, score DOUBLE, "
+                "g VARCHAR(10) CHARACTER SET latin1, b VARBINARY(4))"
+            )
+            cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s)", CHARSET_ROWS)
+        frame = pd.DataFrame(CHARSET_ROWS, columns=["lab", "score", "g", "b"])
+        y = (frame["lab"] == "sí").to_numpy()
+        got = sqlauc.auc(con, table, label="lab", pos_label="sí")
+        assert got == pytest.approx(brute_auc(y, frame["score"]), abs=TOL)
+        for key in ("g", "b"):
+            expected = gauc_reference(frame.assign(y=y), group=key, y_pos="y", score="score")
+            with warnings.catch_warnings():  # a binary group holds negatives only
+                warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+                per_group = sqlauc.group_auc(con, table, label="lab", pos_label="sí", group=key)
+            assert sorted(per_group[key]) == sorted(set(frame[key])), key
+            reference = expected["groups"].set_index("group")["auc"]
+            for row in per_group.itertuples(index=False):
+                want = reference[getattr(row, key)]
+                assert row.auc == pytest.approx(want, abs=TOL, nan_ok=True), key
+        per_slice = sqlauc.evaluate(con, table, label="lab", pos_label="sí", scores=["score"],
+                                    by="g", ci=None)  # fmt: skip
+        assert sorted(per_slice["g"]) == ["cafe", "café"]
+    finally:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        con.close()

@@ -16,9 +16,12 @@ import pytest
 from backends import INF, NAN, NEG_INF
 from reference import brute_auc, delong_ci, delong_variance, partial_auc
 from sklearn.metrics import roc_auc_score
+from sqlglot import exp
 from test_prototype_evaluate import make_frame
+from test_score_values import dense_ranks
 
 import sqlauc
+from sqlauc import dialects, inputs
 from sqlauc.errors import InvalidParameterError, UndefinedMetricWarning
 
 #: the test frames have NULL scores on purpose (a NULL score leaves the row out of that model)
@@ -362,6 +365,79 @@ def test_models_of_different_score_types(backend, method, scores):
     for row in compared.itertuples(index=False):
         close(row.auc_baseline, brute_auc(y, values[scores[0]]), f"baseline {row.model}")
         close(row.auc, brute_auc(y, values[row.model]), f"compared {row.model}")
+
+
+def exact_types_frame(backend) -> tuple[pd.DataFrame, dict[str, object]]:
+    """Four models in exact types of which none holds all the others' values: an unsigned
+    BIGINT and a signed one, both beyond 2^53 (a DOUBLE merges neighbours), a DECIMAL(20,10)
+    whose scores lie 1e-9 apart and an INTEGER."""
+    rng = np.random.default_rng(12)
+    n = 50
+    return pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, n),
+            "u64": [Decimal(2**62 + int(k)) for k in rng.permutation(n)],
+            "i64": [Decimal(int(k) - 2**62) for k in rng.permutation(n)],
+            "dec": [Decimal("0.5") + Decimal(int(k)) * Decimal("1e-9") for k in rng.permutation(n)],
+            "i32": [Decimal(int(k)) for k in rng.integers(-5, 5, n)],
+        }
+    ), {
+        "u64": exp.DataType.build(backend.unsigned_bigint, dialect="duckdb"),
+        "i64": "BIGINT",
+        "dec": "DECIMAL(20,10)",
+        "i32": "INT",
+    }
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [["u64", "i64"], ["i64", "dec"], ["dec", "i32", "u64"]],
+    ids=["u64-i64", "i64-dec", "dec-i32-u64"],
+)
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_models_of_different_exact_score_types(backend, method, scores):
+    """Integer and decimal score columns of which no type holds the others' values are each
+    ranked exactly: ClickHouse has no common type of a UInt64 and a signed integer (evaluate
+    and compare failed with NO_COMMON_TYPE), and a cast to DOUBLE would merge the BIGINT
+    scores beyond 2^53 into ties."""
+    frame, types = exact_types_frame(backend)
+    table = backend.create(frame, types=types)
+    y = frame["label"].to_numpy() == 1
+    ranks = {s: dense_ranks(frame[s]) for s in scores}
+    got = sqlauc.evaluate(backend.con, table, scores=scores, method=method)
+    assert list(got["model"]) == scores
+    for row in got.itertuples(index=False):
+        auc, _, se = delong_variance(y, ranks[row.model])
+        close(row.auc, auc, f"auc {row.model}")
+        close(row.auc, roc_auc_score(y, ranks[row.model]), f"sklearn {row.model}")
+        close(row.auc_se, se, f"se {row.model}")
+    compared = sqlauc.compare(backend.con, table, scores=scores)
+    for row in compared.itertuples(index=False):
+        close(row.auc_baseline, brute_auc(y, ranks[scores[0]]), f"baseline {row.model}")
+        close(row.auc, brute_auc(y, ranks[row.model]), f"compared {row.model}")
+
+
+@pytest.mark.parametrize(
+    "dialect, types, cast",
+    [
+        ("clickhouse", ("Nullable(UInt64)", "Int64"), "DECIMAL(20, 0)"),
+        ("clickhouse", ("Int64", "Decimal(20, 10)"), "DECIMAL(29, 10)"),
+        ("clickhouse", ("Int64", "Int32", "Bool"), None),  # Int64 holds the others
+        ("clickhouse", ("UInt64", "Decimal(38, 10)"), None),
+        ("clickhouse", ("UInt128", "Int64"), "DOUBLE"),  # no Int128 converts to a Decimal
+        ("clickhouse", ("Float32", "Int64"), "DOUBLE"),
+        ("clickhouse", ("decimal128(20, 10)", "int64"), "DECIMAL(29, 10)"),  # a chdb session
+        ("duckdb", ("UBIGINT", "BIGINT"), "DECIMAL(20, 0)"),
+        ("duckdb", ("DECIMAL(38,0)", "DECIMAL(38,30)"), "DOUBLE"),  # 68 digits
+        ("postgres", ("DECIMAL(38,0)", "DECIMAL(38,30)"), "DECIMAL(68, 30)"),
+        ("postgres", ("DECIMAL", "BIGINT"), None),  # NUMERIC without a precision
+        ("sqlite", ("", ""), None),
+    ],
+)
+def test_common_score_type(dialect, types, cast):
+    """The type the long input casts score columns of different types to."""
+    got = inputs.common_score_type(types, dialects.get(dialect))
+    assert (got.sql() if got is not None else None) == cast
 
 
 def test_fractional_weights_error_counts_rows_of_the_table(backend):

@@ -31,7 +31,7 @@ from sqlauc.dialects import (
 )
 from sqlauc.dialects.adapt import adapt
 from sqlauc.dialects.dialect import Dialect, Sums, Tier
-from sqlauc.dialects.typenames import collatable, type_class, type_kind
+from sqlauc.dialects.typenames import ExactRange, collatable, exact_range, type_class, type_kind
 from sqlauc.errors import UnknownDialectError
 
 #: The dialect of the embedded engine, used when there is no connection and no ``dialect=``.
@@ -108,12 +108,14 @@ def for_sqlalchemy(name: str) -> Dialect | None:
 __all__ = [
     "DEFAULT",
     "Dialect",
+    "ExactRange",
     "Sums",
     "Tier",
     "UnknownDialectError",
     "adapt",
     "collatable",
     "default",
+    "exact_range",
     "for_driver",
     "for_sqlalchemy",
     "get",

@@ -57,7 +57,16 @@ DIALECT = Dialect(
     # ``SUM(n_rows) AS n_rows`` would nest aggregates; this gives standard name resolution
     query_settings={"prefer_column_name_to_alias": 1},
     signed_zeros_apart="GROUP BY over a Float64 key holding -0.0 and 0.0 returns two groups",
+    nan_signs_apart=(
+        "GROUP BY over a Float64 key holding NaNs of either sign (0/0 and sqrt(-1) are negative "
+        "NaNs, the literal nan a positive one) returns two groups, which windows partitioned "
+        "by the key do not keep apart"
+    ),
+    min_max_skip_nan="min and max over 0.0, NaN and 0.0 return 0.0 and 0.0",
     # adds per thread (max_threads) and has no ordered aggregates: GAUC's sum over groups is
     # the sum of the sorted array of the values (groupArray skips NULLs, as SUM does)
     sums="sorted_array",
+    # Decimal256: up to Decimal(76, s); its CASE finds no common type of a signed and an
+    # unsigned UInt64 (or of an Int128 and a Decimal(20, 10)): an error
+    decimal_digits=76,
 )

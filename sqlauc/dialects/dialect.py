@@ -67,12 +67,32 @@ class Dialect:
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
         Why the engine's GROUP BY keeps -0.0 and 0.0 apart (floats get ``+ 0``), or None.
+    nan_signs_apart
+        Why the engine's GROUP BY keeps NaNs of either sign apart (a floating-point group or
+        slice key that is NaN becomes the one NaN ``CAST('NaN' AS DOUBLE)``), or None.
+    min_max_skip_nan
+        Why the engine's MIN and MAX leave NaN out, or None. The templates tell a third label
+        value by the negative values' MIN and MAX; where this is set, a floating-point label
+        that is NaN is read as +inf (a value that no 0/1 label equals), so that a NaN label
+        is the "more than two distinct values" error it is elsewhere, not a negative.
     strings_folded
         Why the engine's string comparisons and GROUP BY, under its default collations, take
         strings that differ in case, accents or trailing spaces for one value, or None. Where
         it is set, a string label or group column is compared and grouped as its bytes
-        (``CAST(x AS BINARY)``, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
+        (:attr:`string_bytes`, see :func:`sqlauc.inputs.exact_text`), and the engine adapter
         decodes the bytes it fetches back to text (UTF-8; left as bytes when they are not).
+    string_bytes
+        Where :attr:`strings_folded` is set: SQL in the engine's dialect over the string
+        column ``x`` that gives the UTF-8 bytes of its characters, whatever the column's
+        character set (a latin1 'é' is one byte, which neither the UTF-8 ``pos_label`` nor the
+        adapter's decoding reads as 'é'), and a binary column's own bytes (which need not be
+        UTF-8: converting them would merge values).
+    untyped_label_value
+        For the same engines: SQL over the label ``x`` of unknown type that gives the value
+        the templates compare and list: text that reads as a whole number is that number, as
+        a column of integer affinity stores it (SQLite: a column filled from a CSV file and
+        from Python holds 0 and '0', 1.0 and '1.0', which are two labels, not four), any other
+        value as it is; a text ``pos_label`` is read the same way. None: ``x``.
     exact_collation
         For an engine whose string columns may declare a collation of their own (DuckDB and
         SQLite: ``VARCHAR COLLATE NOCASE``; PostgreSQL: a nondeterministic ICU collation),
@@ -107,6 +127,11 @@ class Dialect:
         (see :mod:`sqlauc.dialects.adapt`); ``ordered``: the engine keeps the ordered
         aggregate; ``sorted_array``: the sum of the sorted array of the values; ``plain``:
         the ``ORDER BY`` is dropped (engines that add in one thread).
+    decimal_digits
+        The largest precision of the engine's ``DECIMAL(p, s)``: the widest exact type that
+        score columns of different integer and decimal types are cast to in
+        :func:`sqlauc.evaluate`'s long input when none of them holds the others' values
+        (see :func:`sqlauc.inputs.common_score_type`).
     """
 
     name: str
@@ -128,12 +153,17 @@ class Dialect:
     query_settings: Mapping[str, int] = field(default_factory=dict)
     default_method: str | None = None
     signed_zeros_apart: str | None = None
+    nan_signs_apart: str | None = None
+    min_max_skip_nan: str | None = None
     strings_folded: str | None = None
+    string_bytes: str = "CAST(x AS BINARY)"
     untyped_number: str | None = None
     untyped_label: str | None = None
+    untyped_label_value: str | None = None
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
+    decimal_digits: int = 38
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"

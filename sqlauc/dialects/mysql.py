@@ -30,4 +30,9 @@ DIALECT = Dialect(
         "the default collations (utf8mb4_general_ci, utf8mb4_0900_ai_ci) compare 'Yes' = 'yes', "
         "'e' = 'é' and 'yes ' = 'yes' as TRUE, and GROUP BY merges such values"
     ),
+    # a text column of any character set (latin1 tables) as UTF-8 bytes; a binary one
+    # (VARBINARY, BLOB: CHARSET() is 'binary') as its own bytes
+    string_bytes=("CAST(IF(CHARSET(x) = 'binary', x, CONVERT(x USING utf8mb4)) AS BINARY)"),
+    # DECIMAL(65, 30) at most
+    decimal_digits=65,
 )

@@ -21,8 +21,21 @@ DIALECT = Dialect(
         25: "TEXT",
         1042: "CHAR",
         1043: "VARCHAR",
+        # not numbers: a score of these types is refused up front (else PostgreSQL's own
+        # "operator does not exist: date * integer")
+        1082: "DATE",
+        1083: "TIME",
+        1266: "TIMETZ",
+        1114: "TIMESTAMP",
+        1184: "TIMESTAMPTZ",
+        1186: "INTERVAL",
+        2950: "UUID",
+        114: "JSON",
+        3802: "JSONB",
     },
     # a column may declare a nondeterministic (e.g. case-insensitive ICU) collation; "C"
     # compares bytes
     exact_collation="C",
+    # NUMERIC(p, s) takes a precision up to 1000
+    decimal_digits=1000,
 )

@@ -24,6 +24,13 @@ DIALECT = Dialect(
     # affinity: its text '1' is not 1) or as its text (CAST gives TEXT affinity: the text '1'
     # of such a column is '1'; a typed column converts it back to its own affinity)
     untyped_label="(x = n OR x = CAST(n AS TEXT))",
+    # text that reads as a whole number as that integer: comparing x with CAST(x AS INTEGER),
+    # an operand of INTEGER affinity, converts well-formed numeric text ('0', '1.0', ' 1') to
+    # a number, equal to the cast when it is whole, and leaves other text ('yes', '', '0.5')
+    # as it is
+    untyped_label_value=(
+        "CASE WHEN typeof(x) = 'text' AND x = CAST(x AS INTEGER) THEN CAST(x AS INTEGER) ELSE x END"
+    ),
     # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
     exact_collation="binary",
 )

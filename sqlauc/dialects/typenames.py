@@ -7,6 +7,8 @@ adds its own (:attr:`Dialect.number_types`, ``string_types``, ``type_wrappers``)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
 from sqlauc.dialects.dialect import Dialect
@@ -19,6 +21,26 @@ _STRING = r"VARCHAR.*|TEXT|STRING|LARGE_STRING|CHAR.*|BPCHAR.*|ENUM.*|UUID|NVARC
 #: the string types that can carry a collation (not ENUM or UUID, whose values compare exactly)
 _COLLATABLE = re.compile(r"^(VARCHAR.*|TEXT|STRING|CHAR.*|BPCHAR.*|NVARCHAR.*|CHARACTER.*)$")
 _FLOAT = re.compile(r"^(FLOAT\d*|DOUBLE( PRECISION)?|REAL)$")
+#: integer types by their size in bits (a leading ``U``: unsigned), as engines name them:
+#: ClickHouse ``Int8`` .. ``UInt256``, DuckDB ``UBIGINT``, ``HUGEINT``, the standard names
+_SIZED_INTEGER = re.compile(r"^(U?)INT(8|16|32|64|128|256)$")
+_INTEGER_BITS = {
+    "TINYINT": 8,
+    "SMALLINT": 16,
+    "MEDIUMINT": 24,
+    "INT": 32,
+    "INTEGER": 32,
+    "BIGINT": 64,
+    "HUGEINT": 128,
+}
+_UNSIGNED = {"UTINYINT": 8, "USMALLINT": 16, "UINTEGER": 32, "UBIGINT": 64, "UHUGEINT": 128}
+#: a decimal type whose precision is given (without it, as PostgreSQL's NUMERIC and the type
+#: codes of DB-API drivers report it, the range is not known); Arrow names it
+#: ``decimal128(p, s)`` (a chdb session's types)
+_DECIMAL = re.compile(
+    r"^(?:DECIMAL|NUMERIC|NUMBER)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$"
+    r"|^DECIMAL(?:32|64|128|256)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$"
+)
 
 
 @cache
@@ -68,3 +90,51 @@ def type_class(type_name: str, dialect: Dialect) -> str:
     if upper in ("BOOLEAN", "BOOL"):
         return "bool"
     return "float" if _FLOAT.match(upper) else "other"
+
+
+@dataclass(frozen=True)
+class ExactRange:
+    """The values an integer, decimal or boolean type holds exactly: the multiples of
+    ``10**-scale`` from ``low`` to ``high``; ``bits``: an integer type's size (1 for a
+    boolean), 0 for a decimal."""
+
+    low: Fraction
+    high: Fraction
+    scale: int
+    bits: int = 0
+
+    def contains(self, other: ExactRange) -> bool:
+        """Whether every value of ``other`` is a value of this type."""
+        return self.scale >= other.scale and self.low <= other.low and self.high >= other.high
+
+    @property
+    def digits(self) -> int:
+        """The digits of the integer part of the largest value in magnitude."""
+        largest = int(max(-self.low, self.high))
+        return len(str(largest)) if largest else 0
+
+
+def exact_range(type_name: str, dialect: Dialect) -> ExactRange | None:
+    """The range of an integer, decimal (with its precision) or boolean type name, or None
+    (a float, a type name without its precision, an unknown type)."""
+    upper = _unwrapped(type_name, dialect)
+    if upper in ("BOOLEAN", "BOOL"):
+        return ExactRange(Fraction(0), Fraction(1), 0, 1)
+    decimal = _DECIMAL.match(upper)
+    if decimal is not None:
+        precision = int(decimal.group(1) or decimal.group(3))
+        scale = int(decimal.group(2) or decimal.group(4) or 0)
+        bound = Fraction(10**precision - 1, 10**scale)
+        return ExactRange(-bound, bound, scale)
+    sized = _SIZED_INTEGER.match(upper)
+    if sized is not None:
+        unsigned, bits = sized.group(1) == "U", int(sized.group(2))
+    elif upper in _UNSIGNED:
+        unsigned, bits = True, _UNSIGNED[upper]
+    elif upper in _INTEGER_BITS:
+        unsigned, bits = False, _INTEGER_BITS[upper]
+    else:
+        return None
+    if unsigned:
+        return ExactRange(Fraction(0), Fraction(2**bits - 1), 0, bits)
+    return ExactRange(Fraction(-(2 ** (bits - 1))), Fraction(2 ** (bits - 1) - 1), 0, bits)

@@ -24,7 +24,7 @@ Other drivers are used as they are (no savepoint, no rollback).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -53,6 +53,16 @@ def _text(value: Any) -> Any:
         except UnicodeDecodeError:
             return value
     return value
+
+
+def _positional(row: Any) -> tuple[Any, ...]:
+    """A fetched row as a tuple by position: a connection may be set up to return rows as
+    mappings of column names (psycopg's ``row_factory=dict_row``, PyMySQL's ``DictCursor``,
+    an sqlite3 ``row_factory``), whose iteration gives the names, not the values; their
+    values come in the order of the columns."""
+    if isinstance(row, Mapping):
+        return tuple(row.values())
+    return tuple(row)
 
 
 def driver_module(con: object) -> str:
@@ -97,7 +107,7 @@ def _mysql_in_transaction(con: Any) -> bool | None:
             cursor.close()
     except Exception:
         return None
-    return None if row is None else bool(int(row[0]))
+    return None if row is None else bool(int(_positional(row)[0]))
 
 
 def _sqlite_in_transaction(con: Any) -> bool | None:
@@ -175,7 +185,7 @@ class DBAPIEngine(Engine):
                 description = [
                     (str(d[0]), _type_name(d[1], self.dialect)) for d in cursor.description or []
                 ]
-                rows = [tuple(row) for row in cursor.fetchall()]
+                rows = [_positional(row) for row in cursor.fetchall()]
                 if self.dialect.strings_folded is not None:
                     rows = [tuple(_text(v) for v in row) for row in rows]
             finally:
