@@ -404,6 +404,7 @@ class ClickHouseBackend(Backend):
 class SparkBackend(Backend):
     name = dialect = "spark"
     text_type = "STRING"
+    unsigned_bigint = "DECIMAL(20,0)"  # Spark has no unsigned integers
 
     def __init__(self, spark: Any) -> None:
         super().__init__()
