@@ -690,3 +690,61 @@ def test_a_column_in_the_frames_index_is_named_as_such(data, expected):
     with pytest.raises(sqlauc.NotFoundError) as caught:
         sqlauc.auc(None, data.frame, score="nope")
     assert "index" not in str(caught.value)
+
+
+def _csv_rows(n: int = 400, seed: int = 3) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``id,label,score`` lines (every 7th id starts with '#'), the labels and the scores."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) * 0.5 + 0.3 * y, 3)
+    ids = [f"#{i}" if i % 7 == 0 else f"u{i}" for i in range(n)]
+    return [f"{i},{a},{float(b)!r}" for i, a, b in zip(ids, y, s, strict=True)], y, s
+
+
+def test_csv_rows_starting_with_hash_are_not_dropped_as_comments(tmp_path):
+    # one note line "# exported ..." made DuckDB's sniffer take '#' as the comment marker, and
+    # then the rows whose id starts with '#' were skipped too: an AUC of 342 of 400 rows, no
+    # warning. They are refused, with the two readings as Queries; the data one is pandas'.
+    lines, y, s = _csv_rows()
+    path = tmp_path / "ids.csv"
+    path.write_text("id,label,score\n# exported 2024-06-01\n" + "\n".join(lines) + "\n")
+    with pytest.raises(sqlauc.DataError, match=r"skip 58 line\(s\) that start with '#'") as info:
+        sqlauc.auc(None, path)
+    message = str(info.value)
+    as_data = message.split("as data, ")[1].split("; as comments")[0]
+    with pytest.warns(sqlauc.ExcludedRowsWarning):  # the note line: a row of NULLs
+        assert sqlauc.auc(None, sqlauc.Query(as_data)) == pytest.approx(
+            roc_auc_score(y, s), abs=TOL
+        )
+    frame = pd.read_csv(path).dropna(subset=["score"])
+    assert roc_auc_score(frame["label"], frame["score"]) == pytest.approx(
+        roc_auc_score(y, s), abs=TOL
+    )
+    as_comments = message.split("as comments, ")[1]
+    kept = np.array([i % 7 != 0 for i in range(len(y))])
+    assert sqlauc.auc(None, sqlauc.Query(as_comments)) == pytest.approx(
+        roc_auc_score(y[kept], s[kept]), abs=TOL
+    )
+
+
+def test_csv_values_holding_a_hash_are_not_cut(tmp_path):
+    # with '#' taken as the comment marker, "a#b" was read as "a" (and a quoted "a#b" as '"a')
+    lines, _, _ = _csv_rows()
+    body = [f'{line},"note #{k}"' for k, line in enumerate(lines)]
+    path = tmp_path / "notes.csv"
+    path.write_text("id,label,score,note\n# a comment\n" + "\n".join(body) + "\n")
+    with pytest.raises(sqlauc.DataError, match=r"cut \d+ line\(s\) at a '#' inside a value"):
+        sqlauc.auc(None, path)
+
+
+def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
+    # lines that start with '#' and hold no row of values are comments: read as DuckDB reads
+    # them, the same AUC as the rows without them (in pandas, rows of NaN that are dropped)
+    lines, y, s = _csv_rows()
+    rows = [line.split(",", 1)[1] for line in lines]
+    text = "\n".join(r if k % 50 else f"# checkpoint {k}\n{r}" for k, r in enumerate(rows))
+    path = tmp_path / "checkpoints.csv"
+    path.write_text("label,score\n" + text + "\n")
+    assert sqlauc.auc(None, path) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    glob = str(tmp_path / "*.csv")
+    assert sqlauc.auc(None, glob) == pytest.approx(roc_auc_score(y, s), abs=TOL)

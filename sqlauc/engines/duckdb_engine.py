@@ -14,8 +14,9 @@ from sqlglot import exp
 from sqlauc import dialects, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, sorted_positions
+from sqlauc.engines.duckdb_csv import check_comments
 from sqlauc.errors import NotFoundError, SqlaucError
-from sqlauc.sources import FRAME_NAME, Source
+from sqlauc.sources import FRAME_NAME, Source, csv_call
 
 
 def is_duckdb_connection(con: object) -> bool:
@@ -182,6 +183,9 @@ class DuckDBEngine(Engine):
     def columns(self, source: Source) -> list[tuple[str, str]]:
         """The columns of ``source``, as DuckDB's binder describes ``SELECT * ... LIMIT 0``.
 
+        A CSV file whose comment marker, as DuckDB's sniffer guesses it, would drop or cut
+        rows of data is refused (:func:`sqlauc.engines.duckdb_csv.check_comments`).
+
         The probe is bound, not run (about 0.05 ms on a table), and never cached: a cached
         answer could outlive an ``ALTER TABLE``, a ``CREATE OR REPLACE``, a rewritten file under
         a view or a table of an attached database changed elsewhere, and bind the next call to
@@ -204,6 +208,9 @@ class DuckDBEngine(Engine):
                 ]
         except duckdb.BinderException as err:  # a Query naming a column that does not exist
             raise NotFoundError(f"cannot read {source.description}: {err}") from None
+        call = csv_call(source)
+        if call is not None:  # a comment marker guessed by the sniffer must not drop data
+            check_comments(self.con, call.expressions[0], source.description)
         self._described = (source, described)  # source_names() reuses this probe
         return described
 
