@@ -748,3 +748,42 @@ def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
     assert sqlauc.auc(None, path) == pytest.approx(roc_auc_score(y, s), abs=TOL)
     glob = str(tmp_path / "*.csv")
     assert sqlauc.auc(None, glob) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+
+
+def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
+    # DuckDB types a CSV column from its first 20,480 rows: a model scored from a later day on
+    # (empty fields first) was typed VARCHAR and refused as text ("has type VARCHAR; expected
+    # a number"), and labels written 1.0/0.0 after empty ones became the strings '1.0'/'0.0',
+    # which pos_label=1 did not name. pandas reads both as numbers.
+    rng = np.random.default_rng(21)
+    n, empty = 23_000, 21_000
+    y = (rng.random(n) < 0.3).astype(float)
+    s = np.round(rng.random(n) * 0.6 + 0.3 * y, 3)
+    late = s[::-1].copy()
+    late[:empty] = np.nan
+    label = y.copy()
+    label[:empty] = np.nan
+    path = tmp_path / "rollout.csv"
+    pd.DataFrame({"label": y, "score": s, "late": late, "late_label": label}).to_csv(
+        path, index=False
+    )
+    frame = pd.read_csv(path)
+    used = frame.dropna(subset=["late"])
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        result = sqlauc.evaluate(None, path, scores=["score", "late"], ci=None)
+    assert result.set_index("model")["auc"].to_dict() == pytest.approx(
+        {"score": roc_auc_score(y, s), "late": roc_auc_score(used["label"], used["late"])},
+        abs=TOL,
+    )
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, path, label="late_label") == pytest.approx(
+            roc_auc_score(used["late_label"], used["score"]), abs=TOL
+        )
+
+
+def test_csv_header_only_is_an_empty_input(tmp_path):
+    # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
+    path = tmp_path / "empty.csv"
+    path.write_text("label,score\n")
+    with pytest.raises(sqlauc.DataError, match="has no rows"):
+        sqlauc.auc(None, path)
