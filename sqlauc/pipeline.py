@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -198,12 +199,18 @@ def _first_text(source: Source, column: str, engine: Engine) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
+#: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
+
+
 def _text_in_file(source: Source, column: str, engine: Engine) -> str:
     """For a file's column typed as text: one of its values that is not a number, and how a
-    CSV's missing-value marker is read as missing (error path only: a second, small query).
+    CSV's missing-value marker is read as missing, or its decimal commas as decimals (error
+    path only: a second, small query).
 
     A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
-    ``null`` or ``n/a`` among numbers makes the whole column text, and the type alone does
+    ``null`` or ``n/a`` among numbers makes the whole column text, and so do numbers written
+    with a decimal comma (``0,693``: a European spreadsheet's export); the type alone does
     not say why.
     """
     if source.kind != "file":
@@ -212,13 +219,22 @@ def _text_in_file(source: Source, column: str, engine: Engine) -> str:
     if text is None:
         return ""
     hint = ""
-    if sources.csv_call(source) is not None:
-        marker = exp.Literal.string(text).sql(dialect="duckdb")
-        hint = (
-            "; in a CSV file a missing value is an empty field: if it marks one, read the file "
-            'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-            f"read_csv('<path>', nullstr = ['', {marker}])\")"
-        )
+    call = sources.csv_call(source)
+    if call is not None:
+        path = call.expressions[0].sql(dialect="duckdb")
+        if _DECIMAL_COMMA.fullmatch(text.strip()):
+            hint = (
+                "; it looks like a number written with a decimal comma: read the file with a "
+                'Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+                f"read_csv({path}, decimal_separator = ',')\")"
+            )
+        else:
+            marker = exp.Literal.string(text).sql(dialect="duckdb")
+            hint = (
+                "; in a CSV file a missing value is an empty field: if it marks one, read the "
+                'file with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * '
+                f"FROM read_csv('<path>', nullstr = ['', {marker}])\")"
+            )
     return f": it holds text such as {text!r}{hint}"
 
 

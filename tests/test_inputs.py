@@ -787,3 +787,21 @@ def test_csv_header_only_is_an_empty_input(tmp_path):
     path.write_text("label,score\n")
     with pytest.raises(sqlauc.DataError, match="has no rows"):
         sqlauc.auc(None, path)
+
+
+def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
+    # '0,693' made the column text, and the hint offered to read it as a missing-value marker
+    # (every score dropped); it names the decimal comma and the read that gives pandas' value
+    rng = np.random.default_rng(4)
+    y = (rng.random(300) < 0.5).astype(int)
+    s = np.round(rng.random(300) + 0.2 * y, 4)
+    path = tmp_path / "europe.csv"
+    pd.DataFrame({"label": y, "score": s}).to_csv(path, sep=";", decimal=",", index=False)
+    with pytest.raises(sqlauc.DataError, match="decimal comma") as info:
+        sqlauc.auc(None, path)
+    assert "nullstr" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, sep=";", decimal=",")
+    assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
