@@ -4,7 +4,8 @@
   for names containing dots) -> a quoted ``exp.Table``;
 - a path (``pathlib.Path``, or a string ending in ``.parquet``/``.pq``/``.csv``/``.tsv``,
   optionally compressed, or containing a path separator; globs allowed) -> DuckDB's
-  ``read_parquet('…')`` / ``read_csv('…')`` with the path as a string literal;
+  ``read_parquet('…')`` / ``read_csv('…')`` with the path as a string literal; a directory
+  (a Spark or Hive output) -> the glob of its data files, ``dir/**/*.parquet``;
 - a pandas DataFrame, polars DataFrame/LazyFrame, pyarrow Table/Dataset or DuckDB relation ->
   scanned through a DuckDB relation under the local name ``sqlauc_frame``; nothing is
   registered on the connection and DuckDB's replacement scans are never relied on;
@@ -168,14 +169,54 @@ def _looks_like_path(text: str) -> bool:
     )
 
 
+def _data_suffix(name: str) -> str | None:
+    """The suffix a data file's name ends with (``.parquet``, ``.csv.gz``); None for a name
+    sqlauc does not read (``_SUCCESS``, ``.crc`` files, hidden files)."""
+    if name.startswith((".", "_")):
+        return None
+    lowered = name.lower()
+    compression = next((c for c in _COMPRESSIONS if lowered.endswith(c)), "")
+    stem = lowered[: len(lowered) - len(compression)]
+    suffix = next((s for s in _FILE_READERS if stem.endswith(s)), None)
+    return None if suffix is None else name[len(name) - len(suffix) - len(compression) :]
+
+
+def _directory_glob(path: str) -> str:
+    """The glob of a directory's data files (``dir/**/*.parquet``: a Spark or Hive output,
+    hive partitions ``day=2024-06-01/`` included), when they are all of one format.
+
+    Raises
+    ------
+    UnsafeInputError
+        When the directory holds no file sqlauc reads, or files of several formats.
+    """
+    suffixes = {
+        suffix
+        for _, _, names in os.walk(path)
+        for suffix in map(_data_suffix, names)
+        if suffix is not None
+    }
+    if len(suffixes) != 1:
+        found = ", ".join(sorted(suffixes)) if suffixes else "none"
+        raise UnsafeInputError(
+            f"{path!r} is a directory: sqlauc reads the files under it when they are all "
+            f"Parquet or all CSV files of one suffix (found: {found}); give a glob of the "
+            f"files to read instead, e.g. '{path.rstrip('/')}/**/*.parquet'"
+        )
+    return f"{path.rstrip('/') or '/'}/**/*{suffixes.pop()}"
+
+
 def file_source(path: str) -> Source:
-    """A Parquet/CSV file (or glob) read by DuckDB; the path is a string literal."""
+    """A Parquet/CSV file (or glob, or a directory of such files) read by DuckDB; the path is
+    a string literal."""
+    if _reader_for(path) is None and os.path.isdir(path):
+        path = _directory_glob(path)
     reader = _reader_for(path)
     if reader is None:
         raise UnsafeInputError(
             f"cannot tell the format of {path!r}: sqlauc reads files ending in .parquet, .pq, "
-            ".csv or .tsv (optionally .gz/.zst); for a table whose name contains '/', pass the "
-            "name as a tuple of parts"
+            ".csv, .tsv or .txt (optionally .gz/.zst/.bz2/.xz), and directories of them; for "
+            "a table whose name contains '/', pass the name as a tuple of parts"
         )
     call = exp.Anonymous(this=reader, expressions=[exp.Literal.string(path)])
     return Source("file", exp.Table(this=call), f"file {path!r}")

@@ -425,6 +425,7 @@ ERRORS = [
     (["auc", "three.parquet"], 1, "more than two distinct values"),
     (["auc", "strings.parquet", "--pos-label", "buy"], 1, "pos_label='buy' is not among"),
     (["auc", "data.json"], 2, "cannot tell the format"),
+    (["auc", "."], 2, "is a directory"),
     (["auc", "data.parquet", "--where", "1=1; DROP TABLE t"], 2, "exactly one boolean"),
     (["auc", "data.parquet", "--where", "pg_sleep(10) > 0"], 2, "pg_sleep"),
     (["auc"], 2, "give a SOURCE file, or --db URL --table NAME"),

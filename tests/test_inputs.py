@@ -805,3 +805,25 @@ def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
     assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
         roc_auc_score(frame["label"], frame["score"]), abs=TOL
     )
+
+
+def test_directory_of_parquet_files_is_read_as_its_glob(tmp_path, data, expected):
+    # a Spark/Hive output directory (part files, _SUCCESS, .crc, hive partitions) was refused:
+    # "cannot tell the format of 'out'"
+    out = tmp_path / "out"
+    data.frame.assign(half=np.arange(len(data.y)) % 2).to_parquet(out, partition_cols=["half"])
+    (out / "_SUCCESS").write_text("")
+    (out / ".part-0.parquet.crc").write_bytes(b"\0")
+    assert sqlauc.auc(None, out) == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(None, f"{out}/") == pytest.approx(expected["auc"], abs=TOL)
+    by_half = sqlauc.evaluate(None, out, scores=["score"], by="half", ci=None)
+    for half, row in by_half.set_index("half").iterrows():
+        part = np.arange(len(data.y)) % 2 == half
+        assert row["auc"] == pytest.approx(roc_auc_score(data.y[part], data.s[part]), abs=TOL)
+
+
+def test_directory_of_mixed_files_names_a_glob(tmp_path, data):
+    data.frame.to_parquet(tmp_path / "a.parquet")
+    data.frame.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(sqlauc.UnsafeInputError, match=r"is a directory.*\.csv, \.parquet.*\*\*"):
+        sqlauc.auc(None, tmp_path)
