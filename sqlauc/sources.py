@@ -215,7 +215,7 @@ def file_source(path: str) -> Source:
     if reader is None:
         raise UnsafeInputError(
             f"cannot tell the format of {path!r}: sqlauc reads files ending in .parquet, .pq, "
-            ".csv, .tsv or .txt (optionally .gz/.zst/.bz2/.xz), and directories of them; for "
+            ".csv, .tsv or .txt (optionally .gz/.zst), and directories of them; for "
             "a table whose name contains '/', pass the name as a tuple of parts"
         )
     call = exp.Anonymous(this=reader, expressions=[exp.Literal.string(path)])
