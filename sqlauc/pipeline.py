@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -199,10 +198,6 @@ def _first_text(source: Source, column: str, engine: Engine) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
-#: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
-_DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
-
-
 def _text_in_file(source: Source, column: str, engine: Engine) -> str:
     """For a file's column typed as text: one of its values that is not a number, and how a
     CSV's missing-value marker is read as missing, or its decimal commas as decimals (error
@@ -218,24 +213,8 @@ def _text_in_file(source: Source, column: str, engine: Engine) -> str:
     text = _first_text(source, column, engine)
     if text is None:
         return ""
-    hint = ""
-    call = sources.csv_call(source)
-    if call is not None:
-        path = call.expressions[0].sql(dialect="duckdb")
-        if _DECIMAL_COMMA.fullmatch(text.strip()):
-            hint = (
-                "; it looks like a number written with a decimal comma: read the file with a "
-                'Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-                f"read_csv({path}, decimal_separator = ',')\")"
-            )
-        else:
-            marker = exp.Literal.string(text).sql(dialect="duckdb")
-            hint = (
-                "; in a CSV file a missing value is an empty field: if it marks one, read the "
-                'file with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * '
-                f"FROM read_csv('<path>', nullstr = ['', {marker}])\")"
-            )
-    return f": it holds text such as {text!r}{hint}"
+    hint = sources.csv_text_hint(source, text)
+    return f": it holds text such as {text!r}{'; ' + hint if hint else ''}"
 
 
 def _csv_numbers(

@@ -19,6 +19,7 @@ database.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -228,6 +229,36 @@ def csv_call(source: Source) -> exp.Anonymous | None:
     if source.kind != "file" or not isinstance(call, exp.Anonymous) or call.name != "read_csv":
         return None
     return call
+
+
+#: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
+
+
+def csv_text_hint(source: Source, text: str) -> str:
+    """How to read a CSV file's text value ``text`` found where a number was expected: as a
+    number with a decimal comma (``0,693``: ``decimal_separator = ','``), or else as a
+    missing-value marker (``NA``: ``nullstr``); empty for any other source.
+
+    Both are ``read_csv`` queries to pass as a :class:`Query` (``--query`` on the command
+    line); pandas' ``read_csv`` reads ``NA``, ``null``, ``N/A`` ... as missing by default.
+    """
+    call = csv_call(source)
+    if call is None:
+        return ""
+    path = call.expressions[0].sql(dialect="duckdb")
+    if _DECIMAL_COMMA.fullmatch(text.strip()):
+        return (
+            "it looks like a number written with a decimal comma: read the file with a Query "
+            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv({path}, decimal_separator = ',')\")"
+        )
+    marker = exp.Literal.string(text).sql(dialect="duckdb")
+    return (
+        "in a CSV file a missing value is an empty field: if it marks one, read the file with "
+        'a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+        f"read_csv('<path>', nullstr = ['', {marker}])\")"
+    )
 
 
 def with_csv_types(source: Source, types: dict[str, str]) -> Source:

@@ -827,3 +827,25 @@ def test_directory_of_mixed_files_names_a_glob(tmp_path, data):
     data.frame.to_csv(tmp_path / "b.csv", index=False)
     with pytest.raises(sqlauc.UnsafeInputError, match=r"is a directory.*\.csv, \.parquet.*\*\*"):
         sqlauc.auc(None, tmp_path)
+
+
+def test_csv_marker_after_the_sniffed_rows_is_a_data_error_with_the_hint(tmp_path):
+    # an "NA" after DuckDB's 20,480-row type sample failed the query with DuckDB's own
+    # ConversionException (not a sqlauc error) and no hint; it is a DataError naming the
+    # value, whose suggested Query gives pandas' read_csv + dropna + sklearn
+    rng = np.random.default_rng(8)
+    n = 22_000
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) + 0.3 * y, 4)
+    text = s.astype(str).astype(object)
+    text[21_500] = "NA"
+    path = tmp_path / "late.csv"
+    pd.DataFrame({"label": y, "score": text}).to_csv(path, index=False)
+    with pytest.raises(sqlauc.DataError, match=r"late\.csv.*\"NA\".*nullstr") as info:
+        sqlauc.auc(None, path)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path).dropna()
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, sqlauc.Query(suggested.replace("<path>", str(path)))) == (
+            pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
+        )

@@ -15,8 +15,8 @@ from sqlauc import dialects, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, sorted_positions
 from sqlauc.engines.duckdb_csv import check_comments
-from sqlauc.errors import NotFoundError, SqlaucError
-from sqlauc.sources import FRAME_NAME, Source, csv_call
+from sqlauc.errors import DataError, NotFoundError, SqlaucError
+from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
 
 
 def is_duckdb_connection(con: object) -> bool:
@@ -130,6 +130,12 @@ class DuckDBEngine(Engine):
             if source.kind == "file":
                 raise NotFoundError(f"cannot read {source.description}: {err}") from None
             raise
+        except (duckdb.ConversionException, duckdb.InvalidInputException) as err:
+            if source.kind != "file":
+                raise
+            # a value the CSV reader cannot read as the type it guessed from the first rows
+            # (a late 'NA' among numbers), or a file it cannot parse: the file's problem
+            raise DataError(_file_error(source, err)) from None
         except duckdb.Error as err:
             if type(err).__name__ == "ResourceInUseException":
                 raise SqlaucError(
@@ -296,6 +302,19 @@ class DuckDBEngine(Engine):
         first, result = self._run(sql, source, frame=keep, order=order)
         result.columns = pd.RangeIndex(result.shape[1])
         return first, result
+
+
+#: The value DuckDB's CSV reader names when it cannot convert a field.
+_UNCONVERTED = re.compile(r'Could not convert string "(.*?)" to')
+
+
+def _file_error(source: Source, err: duckdb.Error) -> str:
+    """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
+    could not convert (:func:`sqlauc.sources.csv_text_hint`)."""
+    text = " ".join(str(err).split("\n\n")[0].split())
+    found = _UNCONVERTED.search(str(err))
+    hint = csv_text_hint(source, found.group(1)) if found else ""
+    return f"cannot read {source.description}: {text}" + (f"; {hint}" if hint else "")
 
 
 def _approx_unique(stats: object) -> int | None:
