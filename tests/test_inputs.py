@@ -849,3 +849,26 @@ def test_csv_marker_after_the_sniffed_rows_is_a_data_error_with_the_hint(tmp_pat
         assert sqlauc.auc(None, sqlauc.Query(suggested.replace("<path>", str(path)))) == (
             pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
         )
+
+
+def test_csv_in_latin_1_names_the_encoding_to_read_it_with(tmp_path):
+    # an Excel/Windows export (Latin-1 'Orléans'): DuckDB's "not utf-8 encoded" error came
+    # as its own exception; it is a DataError whose suggested Query reads the file as pandas'
+    # read_csv(encoding="latin-1") does
+    rng = np.random.default_rng(9)
+    y = (rng.random(400) < 0.5).astype(int)
+    s = np.round(rng.random(400) + 0.2 * y, 3)
+    city = np.where(np.arange(400) % 3 == 0, "Orléans", "Paris")
+    path = tmp_path / "excel.csv"
+    pd.DataFrame({"label": y, "score": s, "city": city}).to_csv(
+        path, index=False, encoding="latin-1"
+    )
+    with pytest.raises(sqlauc.DataError, match="encoding = 'latin-1'") as info:
+        sqlauc.gauc(None, path, group="city")
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, encoding="latin-1")
+    groups = sqlauc.group_auc(None, sqlauc.Query(suggested), group="city").set_index("city")
+    for key, part in frame.groupby("city"):
+        assert groups.loc[key, "auc"] == pytest.approx(
+            roc_auc_score(part["label"], part["score"]), abs=TOL
+        )

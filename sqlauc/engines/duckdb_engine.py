@@ -310,10 +310,20 @@ _UNCONVERTED = re.compile(r'Could not convert string "(.*?)" to')
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
     """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
-    could not convert (:func:`sqlauc.sources.csv_text_hint`)."""
+    could not convert (:func:`sqlauc.sources.csv_text_hint`), or for a file that is not
+    UTF-8 (``encoding = 'latin-1'``)."""
     text = " ".join(str(err).split("\n\n")[0].split())
     found = _UNCONVERTED.search(str(err))
     hint = csv_text_hint(source, found.group(1)) if found else ""
+    call = csv_call(source)
+    if call is not None and "not utf-8 encoded" in str(err):
+        path = call.expressions[0].sql(dialect="duckdb")
+        hint = (
+            "if it was written as Latin-1 or Windows-1252 (Excel), read it with a Query "
+            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv({path}, encoding = 'latin-1')\")"
+        )
+    text = text.rstrip(". ") if hint else text
     return f"cannot read {source.description}: {text}" + (f"; {hint}" if hint else "")
 
 
