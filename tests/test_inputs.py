@@ -872,3 +872,25 @@ def test_csv_in_latin_1_names_the_encoding_to_read_it_with(tmp_path):
         assert groups.loc[key, "auc"] == pytest.approx(
             roc_auc_score(part["label"], part["score"]), abs=TOL
         )
+
+
+@pytest.mark.parametrize(
+    ("above", "other"),
+    [("", " other "), ("# exported 2024-06-01\n# by a tool\n", "other")],
+    ids=["spaces-around-a-name", "banner-above-the-header"],
+)
+def test_csv_label_and_Label_are_told_apart_whatever_the_header_looks_like(tmp_path, above, other):
+    # DuckDB reads 'Label' and 'label' as Label, label_1; sqlauc mapped 'label' back from a
+    # header row read without the sniffed dialect, which kept the spaces DuckDB trims from
+    # ' other ' (or took the banner line for the header): the mapping failed and 'label'
+    # silently became 'Label', the AUC of the other column (0.85 for 0.15)
+    rng = np.random.default_rng(12)
+    y = (rng.random(500) < 0.5).astype(int)
+    s = np.round(rng.random(500) + 0.4 * y, 3)
+    path = tmp_path / "labels.csv"
+    body = "\n".join(f"{a},{b},{float(c)!r},0" for a, b, c in zip(y, 1 - y, s, strict=True))
+    path.write_text(f"{above}Label,label,score,{other}\n{body}\n")
+    assert sqlauc.auc(None, path, label="label") == pytest.approx(roc_auc_score(1 - y, s), abs=TOL)
+    assert sqlauc.auc(None, path, label="Label") == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    with pytest.raises(sqlauc.NotFoundError, match="ambiguous"):
+        sqlauc.auc(None, path, label="LABEL")

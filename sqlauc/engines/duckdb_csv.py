@@ -66,16 +66,16 @@ def _option(name: str, value: exp.Expr) -> exp.Expr:
     return exp.EQ(this=exp.column(name), expression=value)
 
 
-def _affected(con: Any, file: str, sniffed: tuple[str, str, str, str, int, bool, int]) -> tuple[
-        int, int]:  # fmt: skip
-    """The lines of ``file`` the sniffed comment marker would drop although they hold a full
-    row of values, and the lines it would cut at a marker after their start: the file read
-    with the sniffed dialect but no marker, every value as text, short lines padded."""
-    delim, quote, escape, comment, skip, header, width = sniffed
-    names = [f"c{i}" for i in range(width)]
+def _lines(file: str, sniffed: tuple[str, str, str, str, int, bool, int], *, comment: str,
+           header: bool) -> exp.Table:  # fmt: skip
+    """``file`` read with the sniffed dialect and no type detection: every value as text in
+    columns ``c0``, ``c1``, ... (short lines padded with NULLs), the comment marker
+    ``comment`` ('' for none), the header row skipped or not (``header``)."""
+    delim, quote, escape, _, skip, _, width = sniffed
     columns = exp.Struct(expressions=[
-        exp.PropertyEQ(this=exp.Literal.string(n), expression=exp.Literal.string("VARCHAR"))
-        for n in names
+        exp.PropertyEQ(this=exp.Literal.string(f"c{i}"),
+                       expression=exp.Literal.string("VARCHAR"))
+        for i in range(width)
     ])  # fmt: skip
     reader = exp.Anonymous(
         this="read_csv",
@@ -87,12 +87,47 @@ def _affected(con: Any, file: str, sniffed: tuple[str, str, str, str, int, bool,
             _option("escape", exp.Literal.string(escape)),
             _option("skip", exp.Literal.number(skip)),
             _option("header", exp.Boolean(this=header)),
-            _option("comment", exp.Literal.string("")),
+            _option("comment", exp.Literal.string(comment)),
             _option("columns", columns),
             _option("null_padding", exp.true()),
             _option("strict_mode", exp.false()),
         ],
     )
+    return exp.Table(this=reader)
+
+
+def header_names(con: Any, path: exp.Expr) -> list[str | None] | None:
+    """The header of the first file a CSV source reads, as written (spaces around a name
+    trimmed, as DuckDB trims them; None for an empty name), read with the dialect DuckDB's
+    sniffer detects, its skipped lines (a banner above the header) and comment marker
+    included; None when the file has no header or cannot be read this way.
+
+    A plain ``read_csv(path, header = false)`` sniffs again, without the header: it took a
+    banner line ``# exported ...`` for the header, whose names then matched nothing, and the
+    names of a file with ``Label`` and ``label`` were not mapped back.
+    """
+    files = _files(con, path)
+    sniffed = _sniffed(con, files[0]) if files else None
+    if sniffed is None or not sniffed[5]:
+        return None
+    query = exp.select("*").from_(_lines(files[0], sniffed, comment=sniffed[3], header=False))
+    try:
+        rows = con.sql(query.limit(1).sql(dialect="duckdb")).fetchall()
+    except duckdb.Error:
+        return None
+    if not rows:
+        return None
+    return [None if v is None or not str(v).strip(" ") else str(v).strip(" ") for v in rows[0]]
+
+
+def _affected(con: Any, file: str, sniffed: tuple[str, str, str, str, int, bool, int]) -> tuple[
+        int, int]:  # fmt: skip
+    """The lines of ``file`` the sniffed comment marker would drop although they hold a full
+    row of values, and the lines it would cut at a marker after their start: the file read
+    with the sniffed dialect but no marker, every value as text, short lines padded."""
+    delim, comment, width = sniffed[0], sniffed[3], sniffed[6]
+    names = [f"c{i}" for i in range(width)]
+    reader = _lines(file, sniffed, comment="", header=sniffed[5])
     marker = exp.Literal.string(comment)
     first = exp.column(names[0])
     starts = exp.Anonymous(this="starts_with", expressions=[first.copy(), marker.copy()])
@@ -106,7 +141,7 @@ def _affected(con: Any, file: str, sniffed: tuple[str, str, str, str, int, bool,
     query = exp.select(
         *(exp.Filter(this=exp.Count(this=exp.Star()), expression=exp.Where(this=condition))
           for condition in (exp.and_(starts, full), cut))
-    ).from_(exp.Table(this=reader))  # fmt: skip
+    ).from_(reader)  # fmt: skip
     try:
         rows = con.sql(query.sql(dialect="duckdb")).fetchall()
     except duckdb.Error:  # unreadable this way: nothing is claimed

@@ -14,7 +14,7 @@ from sqlglot import exp
 from sqlauc import dialects, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, sorted_positions
-from sqlauc.engines.duckdb_csv import check_comments
+from sqlauc.engines.duckdb_csv import check_comments, header_names
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
 
@@ -224,7 +224,9 @@ class DuckDBEngine(Engine):
         """The source's own column names where DuckDB renamed some (see :class:`Engine`).
 
         Read from the frame's columns, the Parquet schema (``parquet_schema()``, first file),
-        the CSV header (the first row read with ``header=false``), or a Query's select list.
+        the CSV header (its first row read in the dialect DuckDB sniffs, spaces around a name
+        trimmed as DuckDB trims them: :func:`sqlauc.engines.duckdb_csv.header_names`), or a
+        Query's select list.
         None when nothing was renamed, or when the names read are not DuckDB's names with its
         renaming (then DuckDB's names are used as they are).
         """
@@ -235,12 +237,12 @@ class DuckDBEngine(Engine):
         names = [name for name, _ in described]
         if not may_be_renamed(names):
             return None
-        own = self._own_names(source)
+        own = self._own_names(source, names)
         if own is None or own == names or not renamed_from(own, names):
             return None
         return own
 
-    def _own_names(self, source: Source) -> list[str] | None:
+    def _own_names(self, source: Source, names: list[str]) -> list[str] | None:
         if source.kind == "frame":
             frame = source.frame
             if isinstance(frame, duckdb.DuckDBPyRelation):
@@ -259,10 +261,10 @@ class DuckDBEngine(Engine):
                 return list(query.named_selects)
             return None
         if source.kind == "file":
-            return self._file_names(source)
+            return self._file_names(source, names)
         return None
 
-    def _file_names(self, source: Source) -> list[str] | None:
+    def _file_names(self, source: Source, names: list[str]) -> list[str] | None:
         table = source.relation
         call = table.this if isinstance(table, exp.Table) else None
         if not isinstance(call, exp.Anonymous) or not call.expressions:
@@ -277,17 +279,11 @@ class DuckDBEngine(Engine):
                 rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
                 return _parquet_top_level(rows)
             if call.name == "read_csv":
-                raw = exp.Anonymous(
-                    this="read_csv",
-                    expressions=[
-                        path,
-                        exp.EQ(this=exp.column("header"), expression=exp.false()),
-                        exp.EQ(this=exp.column("all_varchar"), expression=exp.true()),
-                    ],
-                )
-                query = exp.select("*").from_(exp.Table(this=raw)).limit(1)
-                first_rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
-                return [str(v) for v in first_rows[0]] if first_rows else None
+                header = header_names(self.con, path)
+                if header is None or len(header) != len(names):
+                    return None
+                # an empty header name is one DuckDB names itself (column3)
+                return [own or name for own, name in zip(header, names, strict=True)]
         except (duckdb.Error, IndexError):  # unreadable here: DuckDB's names are used
             return None
         return None
