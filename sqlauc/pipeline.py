@@ -186,16 +186,9 @@ def _check_types(
             )
 
 
-def _text_in_file(source: Source, column: str, engine: Engine) -> str:
-    """For a file's column typed as text: one of its values that is not a number, and how a
-    CSV's missing-value marker is read as missing (error path only: a second, small query).
-
-    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
-    ``null`` or ``n/a`` among numbers makes the whole column text, and the type alone does
-    not say why.
-    """
-    if source.kind != "file":
-        return ""
+def _first_text(source: Source, column: str, engine: Engine) -> str | None:
+    """One value of a file's ``column`` that is not a number (None when every value is NULL
+    or a number): a second, small query, run only for a column typed as text."""
     value = exp.column(column, quoted=True)
     query = (
         exp.select(value)
@@ -209,25 +202,38 @@ def _text_in_file(source: Source, column: str, engine: Engine) -> str:
         .limit(1)
     )
     rows = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), source)
-    if not rows:
+    return str(rows[0][0]) if rows else None
+
+
+def _text_in_file(source: Source, column: str, engine: Engine) -> str:
+    """For a file's column typed as text: one of its values that is not a number, and how a
+    CSV's missing-value marker is read as missing, or its decimal commas as decimals (error
+    path only: a second, small query).
+
+    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
+    ``null`` or ``n/a`` among numbers makes the whole column text, and so do numbers written
+    with a decimal comma (``0,693``: a European spreadsheet's export); the type alone does
+    not say why.
+    """
+    if source.kind != "file":
         return ""
-    text = str(rows[0][0])
-    hint = ""
-    if sources.csv_call(source) is not None:
-        marker = exp.Literal.string(text).sql(dialect="duckdb")
-        hint = (
-            "; in a CSV file a missing value is an empty field: if it marks one, read the file "
-            'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-            f"read_csv('<path>', nullstr = ['', {marker}])\")"
-        )
-    return f": it holds text such as {text!r}{hint}"
+    text = _first_text(source, column, engine)
+    if text is None:
+        return ""
+    hint = sources.csv_text_hint(source, text)
+    return f": it holds text such as {text!r}{'; ' + hint if hint else ''}"
 
 
 def _csv_numbers(
-    source: Source, roles: inputs.Roles, kinds: dict[str, str], dialect: Dialect
+    source: Source,
+    roles: inputs.Roles,
+    kinds: dict[str, str],
+    dialect: Dialect,
+    engine: Engine,
 ) -> tuple[Source, dict[str, str]]:
-    """A CSV file's score, weight and group weight columns that DuckDB typed as integers are
-    read as DOUBLE.
+    """A CSV file's score, weight and group weight columns that DuckDB typed as integers, and
+    those and the label column typed as text without a value that is not a number, are read
+    as DOUBLE.
 
     DuckDB guesses a CSV column's type from the file's first rows (``sample_size`` 20,480)
     and casts every later field to it; a text to integer cast *rounds* (``'0.693'`` -> 1,
@@ -236,6 +242,13 @@ def _csv_numbers(
     read with its later fractional values rounded: a silently different AUC. As DOUBLE, they
     are read as pandas' ``read_csv`` reads such a column; whole numbers beyond 2^53 are then
     the nearest double, as in pandas for a column that also holds a fraction.
+
+    A column whose first rows are all empty (a model scored from a later day on, a file of
+    a header only) is typed VARCHAR: it was refused as text although it holds numbers or
+    nothing, and a label column of ``1.0``/``0.0`` became the strings ``'1.0'``/``'0.0'``,
+    which ``pos_label=1`` does not name. When no value of it is text (one small query, only
+    for such a column; it stops at the first text value of a column of string labels), it is
+    read as DOUBLE, as pandas reads it.
     """
     numbers = {
         name
@@ -244,6 +257,15 @@ def _csv_numbers(
         and type_kind(kinds[name], dialect) == "number"
         and type_class(kinds[name], dialect) != "float"
     }
+    if sources.csv_call(source) is not None:
+        numeric = (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
+        numbers |= {
+            name
+            for name in (*numeric, roles.label)
+            if name is not None
+            and type_kind(kinds[name], dialect) == "string"
+            and _first_text(source, name, engine) is None
+        }
     typed = sources.with_csv_types(source, dict.fromkeys(sorted(numbers), "DOUBLE"))
     if typed is source:
         return source, kinds
@@ -272,7 +294,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         raise NotFoundError(f"{err}{_index_hint(source, options, columns)}") from None
     label_kind = "unknown"
     if engine is not None:
-        source, kinds = _csv_numbers(source, roles, kinds, dialect)
+        source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
         label_kind = type_kind(kinds[roles.label], dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)

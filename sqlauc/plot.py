@@ -420,8 +420,9 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     * **no slice**: one point per model with its error bar.
 
     A slice whose AUC is NaN (a single class) is a gap; a NaN interval (a single positive or
-    negative) draws the point without a bar. Without ``auc_low``/``auc_high`` (``ci=None``)
-    only the AUCs are drawn.
+    negative) draws the point without a bar. When no AUC is defined at all, the axes span
+    [0, 1] and say so in words (an empty plot around 0 read as an AUC of 0). Without
+    ``auc_low``/``auc_high`` (``ci=None``) only the AUCs are drawn.
 
     Parameters
     ----------
@@ -464,6 +465,11 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     else:
         _draw_categories(ax, frame, slices, models, interval)
     what = " / ".join(slices) if slices else "model"
+    if not np.isfinite(frame["auc"].to_numpy(dtype="float64")).any():
+        # nothing drawn: matplotlib's default range (-0.05, 0.05) would read as AUC 0
+        ax.set_ylim(0.0, 1.0)
+        ax.text(0.5, 0.5, "no AUC is defined: every slice has a single class (or no rows)",
+                transform=ax.transAxes, ha="center", va="center", color="0.4")  # fmt: skip
     ax.set_xlabel(what)
     ax.set_ylabel("AUC" + (" (DeLong interval)" if interval else ""))
     ax.set_title(f"AUC per {what}")

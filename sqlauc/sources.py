@@ -4,7 +4,8 @@
   for names containing dots) -> a quoted ``exp.Table``;
 - a path (``pathlib.Path``, or a string ending in ``.parquet``/``.pq``/``.csv``/``.tsv``,
   optionally compressed, or containing a path separator; globs allowed) -> DuckDB's
-  ``read_parquet('…')`` / ``read_csv('…')`` with the path as a string literal;
+  ``read_parquet('…')`` / ``read_csv('…')`` with the path as a string literal; a directory
+  (a Spark or Hive output) -> the glob of its data files, ``dir/**/*.parquet``;
 - a pandas DataFrame, polars DataFrame/LazyFrame, pyarrow Table/Dataset or DuckDB relation ->
   scanned through a DuckDB relation under the local name ``sqlauc_frame``; nothing is
   registered on the connection and DuckDB's replacement scans are never relied on;
@@ -18,6 +19,7 @@ database.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -180,14 +182,54 @@ def _looks_like_path(text: str) -> bool:
     )
 
 
+def _data_suffix(name: str) -> str | None:
+    """The suffix a data file's name ends with (``.parquet``, ``.csv.gz``); None for a name
+    sqlauc does not read (``_SUCCESS``, ``.crc`` files, hidden files)."""
+    if name.startswith((".", "_")):
+        return None
+    lowered = name.lower()
+    compression = next((c for c in _COMPRESSIONS if lowered.endswith(c)), "")
+    stem = lowered[: len(lowered) - len(compression)]
+    suffix = next((s for s in _FILE_READERS if stem.endswith(s)), None)
+    return None if suffix is None else name[len(name) - len(suffix) - len(compression) :]
+
+
+def _directory_glob(path: str) -> str:
+    """The glob of a directory's data files (``dir/**/*.parquet``: a Spark or Hive output,
+    hive partitions ``day=2024-06-01/`` included), when they are all of one format.
+
+    Raises
+    ------
+    UnsafeInputError
+        When the directory holds no file sqlauc reads, or files of several formats.
+    """
+    suffixes = {
+        suffix
+        for _, _, names in os.walk(path)
+        for suffix in map(_data_suffix, names)
+        if suffix is not None
+    }
+    if len(suffixes) != 1:
+        found = ", ".join(sorted(suffixes)) if suffixes else "none"
+        raise UnsafeInputError(
+            f"{path!r} is a directory: sqlauc reads the files under it when they are all "
+            f"Parquet or all CSV files of one suffix (found: {found}); give a glob of the "
+            f"files to read instead, e.g. '{path.rstrip('/')}/**/*.parquet'"
+        )
+    return f"{path.rstrip('/') or '/'}/**/*{suffixes.pop()}"
+
+
 def file_source(path: str) -> Source:
-    """A Parquet/CSV file (or glob) read by DuckDB; the path is a string literal."""
+    """A Parquet/CSV file (or glob, or a directory of such files) read by DuckDB; the path is
+    a string literal."""
+    if _reader_for(path) is None and os.path.isdir(path):
+        path = _directory_glob(path)
     reader = _reader_for(path)
     if reader is None:
         raise UnsafeInputError(
             f"cannot tell the format of {path!r}: sqlauc reads files ending in .parquet, .pq, "
-            ".csv or .tsv (optionally .gz/.zst); for a table whose name contains '/', pass the "
-            "name as a tuple of parts"
+            ".csv, .tsv or .txt (optionally .gz/.zst), and directories of them; for "
+            "a table whose name contains '/', pass the name as a tuple of parts"
         )
     call = exp.Anonymous(this=reader, expressions=[exp.Literal.string(path)])
     return Source("file", exp.Table(this=call), f"file {path!r}")
@@ -199,6 +241,36 @@ def csv_call(source: Source) -> exp.Anonymous | None:
     if source.kind != "file" or not isinstance(call, exp.Anonymous) or call.name != "read_csv":
         return None
     return call
+
+
+#: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
+_DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
+
+
+def csv_text_hint(source: Source, text: str) -> str:
+    """How to read a CSV file's text value ``text`` found where a number was expected: as a
+    number with a decimal comma (``0,693``: ``decimal_separator = ','``), or else as a
+    missing-value marker (``NA``: ``nullstr``); empty for any other source.
+
+    Both are ``read_csv`` queries to pass as a :class:`Query` (``--query`` on the command
+    line); pandas' ``read_csv`` reads ``NA``, ``null``, ``N/A`` ... as missing by default.
+    """
+    call = csv_call(source)
+    if call is None:
+        return ""
+    path = call.expressions[0].sql(dialect="duckdb")
+    if _DECIMAL_COMMA.fullmatch(text.strip()):
+        return (
+            "it looks like a number written with a decimal comma: read the file with a Query "
+            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv({path}, decimal_separator = ',')\")"
+        )
+    marker = exp.Literal.string(text).sql(dialect="duckdb")
+    return (
+        "in a CSV file a missing value is an empty field: if it marks one, read the file with "
+        'a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+        f"read_csv('<path>', nullstr = ['', {marker}])\")"
+    )
 
 
 def with_csv_types(source: Source, types: dict[str, str]) -> Source:

@@ -425,6 +425,7 @@ ERRORS = [
     (["auc", "three.parquet"], 1, "more than two distinct values"),
     (["auc", "strings.parquet", "--pos-label", "buy"], 1, "pos_label='buy' is not among"),
     (["auc", "data.json"], 2, "cannot tell the format"),
+    (["auc", "."], 2, "is a directory"),
     (["auc", "data.parquet", "--where", "1=1; DROP TABLE t"], 2, "exactly one boolean"),
     (["auc", "data.parquet", "--where", "pg_sleep(10) > 0"], 2, "pg_sleep"),
     (["auc"], 2, "give a SOURCE file, or --db URL --table NAME"),
@@ -691,3 +692,15 @@ def test_all_zero_weights_say_so(workdir, capsys):
 
 def test_demo_folder_is_ignored_by_git():
     assert "sqlauc-demo/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_table_cells_with_newlines_stay_on_their_row():
+    # a slice value holding a newline broke the aligned table into a row of its own
+    records = [{"seg\nment": "line\nbreak\tx", "auc": 0.5}, {"seg\nment": "plain é", "auc": 1.0}]
+    lines = cli.format_table(records, ["seg\nment", "auc"]).splitlines()
+    assert lines == [
+        "seg\\nment       auc",
+        "--------------  --------",
+        "line\\nbreak\\tx  0.500000",
+        "plain é         1.000000",
+    ]

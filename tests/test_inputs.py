@@ -725,3 +725,207 @@ def test_a_column_in_the_frames_index_is_named_as_such(data, expected):
     with pytest.raises(sqlauc.NotFoundError) as caught:
         sqlauc.auc(None, data.frame, score="nope")
     assert "index" not in str(caught.value)
+
+
+def _csv_rows(n: int = 400, seed: int = 3) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``id,label,score`` lines (every 7th id starts with '#'), the labels and the scores."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) * 0.5 + 0.3 * y, 3)
+    ids = [f"#{i}" if i % 7 == 0 else f"u{i}" for i in range(n)]
+    return [f"{i},{a},{float(b)!r}" for i, a, b in zip(ids, y, s, strict=True)], y, s
+
+
+def test_csv_rows_starting_with_hash_are_not_dropped_as_comments(tmp_path):
+    # one note line "# exported ..." made DuckDB's sniffer take '#' as the comment marker, and
+    # then the rows whose id starts with '#' were skipped too: an AUC of 342 of 400 rows, no
+    # warning. They are refused, with the two readings as Queries; the data one is pandas'.
+    lines, y, s = _csv_rows()
+    path = tmp_path / "ids.csv"
+    path.write_text("id,label,score\n# exported 2024-06-01\n" + "\n".join(lines) + "\n")
+    with pytest.raises(sqlauc.DataError, match=r"skip 58 line\(s\) that start with '#'") as info:
+        sqlauc.auc(None, path)
+    message = str(info.value)
+    as_data = message.split("as data, ")[1].split("; as comments")[0]
+    with pytest.warns(sqlauc.ExcludedRowsWarning):  # the note line: a row of NULLs
+        assert sqlauc.auc(None, sqlauc.Query(as_data)) == pytest.approx(
+            roc_auc_score(y, s), abs=TOL
+        )
+    frame = pd.read_csv(path).dropna(subset=["score"])
+    assert roc_auc_score(frame["label"], frame["score"]) == pytest.approx(
+        roc_auc_score(y, s), abs=TOL
+    )
+    as_comments = message.split("as comments, ")[1]
+    kept = np.array([i % 7 != 0 for i in range(len(y))])
+    assert sqlauc.auc(None, sqlauc.Query(as_comments)) == pytest.approx(
+        roc_auc_score(y[kept], s[kept]), abs=TOL
+    )
+
+
+def test_csv_values_holding_a_hash_are_not_cut(tmp_path):
+    # with '#' taken as the comment marker, "a#b" was read as "a" (and a quoted "a#b" as '"a')
+    lines, _, _ = _csv_rows()
+    body = [f'{line},"note #{k}"' for k, line in enumerate(lines)]
+    path = tmp_path / "notes.csv"
+    path.write_text("id,label,score,note\n# a comment\n" + "\n".join(body) + "\n")
+    with pytest.raises(sqlauc.DataError, match=r"cut \d+ line\(s\) at a '#' inside a value"):
+        sqlauc.auc(None, path)
+
+
+def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
+    # lines that start with '#' and hold no row of values are comments: read as DuckDB reads
+    # them, the same AUC as the rows without them (in pandas, rows of NaN that are dropped)
+    lines, y, s = _csv_rows()
+    rows = [line.split(",", 1)[1] for line in lines]
+    text = "\n".join(r if k % 50 else f"# checkpoint {k}\n{r}" for k, r in enumerate(rows))
+    path = tmp_path / "checkpoints.csv"
+    path.write_text("label,score\n" + text + "\n")
+    assert sqlauc.auc(None, path) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    glob = str(tmp_path / "*.csv")
+    assert sqlauc.auc(None, glob) == pytest.approx(roc_auc_score(y, s), abs=TOL)
+
+
+def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
+    # DuckDB types a CSV column from its first 20,480 rows: a model scored from a later day on
+    # (empty fields first) was typed VARCHAR and refused as text ("has type VARCHAR; expected
+    # a number"), and labels written 1.0/0.0 after empty ones became the strings '1.0'/'0.0',
+    # which pos_label=1 did not name. pandas reads both as numbers.
+    rng = np.random.default_rng(21)
+    n, empty = 23_000, 21_000
+    y = (rng.random(n) < 0.3).astype(float)
+    s = np.round(rng.random(n) * 0.6 + 0.3 * y, 3)
+    late = s[::-1].copy()
+    late[:empty] = np.nan
+    label = y.copy()
+    label[:empty] = np.nan
+    path = tmp_path / "rollout.csv"
+    pd.DataFrame({"label": y, "score": s, "late": late, "late_label": label}).to_csv(
+        path, index=False
+    )
+    frame = pd.read_csv(path)
+    used = frame.dropna(subset=["late"])
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        result = sqlauc.evaluate(None, path, scores=["score", "late"], ci=None)
+    assert result.set_index("model")["auc"].to_dict() == pytest.approx(
+        {"score": roc_auc_score(y, s), "late": roc_auc_score(used["label"], used["late"])},
+        abs=TOL,
+    )
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, path, label="late_label") == pytest.approx(
+            roc_auc_score(used["late_label"], used["score"]), abs=TOL
+        )
+
+
+def test_csv_header_only_is_an_empty_input(tmp_path):
+    # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
+    path = tmp_path / "empty.csv"
+    path.write_text("label,score\n")
+    with pytest.raises(sqlauc.DataError, match="has no rows"):
+        sqlauc.auc(None, path)
+
+
+def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
+    # '0,693' made the column text, and the hint offered to read it as a missing-value marker
+    # (every score dropped); it names the decimal comma and the read that gives pandas' value
+    rng = np.random.default_rng(4)
+    y = (rng.random(300) < 0.5).astype(int)
+    s = np.round(rng.random(300) + 0.2 * y, 4)
+    path = tmp_path / "europe.csv"
+    pd.DataFrame({"label": y, "score": s}).to_csv(path, sep=";", decimal=",", index=False)
+    with pytest.raises(sqlauc.DataError, match="decimal comma") as info:
+        sqlauc.auc(None, path)
+    assert "nullstr" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, sep=";", decimal=",")
+    assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
+
+
+def test_directory_of_parquet_files_is_read_as_its_glob(tmp_path, data, expected):
+    # a Spark/Hive output directory (part files, _SUCCESS, .crc, hive partitions) was refused:
+    # "cannot tell the format of 'out'"
+    out = tmp_path / "out"
+    data.frame.assign(half=np.arange(len(data.y)) % 2).to_parquet(out, partition_cols=["half"])
+    (out / "_SUCCESS").write_text("")
+    (out / ".part-0.parquet.crc").write_bytes(b"\0")
+    assert sqlauc.auc(None, out) == pytest.approx(expected["auc"], abs=TOL)
+    assert sqlauc.auc(None, f"{out}/") == pytest.approx(expected["auc"], abs=TOL)
+    by_half = sqlauc.evaluate(None, out, scores=["score"], by="half", ci=None)
+    for half, row in by_half.set_index("half").iterrows():
+        part = np.arange(len(data.y)) % 2 == half
+        assert row["auc"] == pytest.approx(roc_auc_score(data.y[part], data.s[part]), abs=TOL)
+
+
+def test_directory_of_mixed_files_names_a_glob(tmp_path, data):
+    data.frame.to_parquet(tmp_path / "a.parquet")
+    data.frame.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(sqlauc.UnsafeInputError, match=r"is a directory.*\.csv, \.parquet.*\*\*"):
+        sqlauc.auc(None, tmp_path)
+
+
+def test_csv_marker_after_the_sniffed_rows_is_a_data_error_with_the_hint(tmp_path):
+    # an "NA" after DuckDB's 20,480-row type sample failed the query with DuckDB's own
+    # ConversionException (not a sqlauc error) and no hint; it is a DataError naming the
+    # value, whose suggested Query gives pandas' read_csv + dropna + sklearn
+    rng = np.random.default_rng(8)
+    n = 22_000
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) + 0.3 * y, 4)
+    text = s.astype(str).astype(object)
+    text[21_500] = "NA"
+    path = tmp_path / "late.csv"
+    pd.DataFrame({"label": y, "score": text}).to_csv(path, index=False)
+    with pytest.raises(sqlauc.DataError, match=r"late\.csv.*\"NA\".*nullstr") as info:
+        sqlauc.auc(None, path)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path).dropna()
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        assert sqlauc.auc(None, sqlauc.Query(suggested.replace("<path>", str(path)))) == (
+            pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
+        )
+
+
+def test_csv_in_latin_1_names_the_encoding_to_read_it_with(tmp_path):
+    # an Excel/Windows export (Latin-1 'Orléans'): DuckDB's "not utf-8 encoded" error came
+    # as its own exception; it is a DataError whose suggested Query reads the file as pandas'
+    # read_csv(encoding="latin-1") does
+    rng = np.random.default_rng(9)
+    y = (rng.random(400) < 0.5).astype(int)
+    s = np.round(rng.random(400) + 0.2 * y, 3)
+    city = np.where(np.arange(400) % 3 == 0, "Orléans", "Paris")
+    path = tmp_path / "excel.csv"
+    pd.DataFrame({"label": y, "score": s, "city": city}).to_csv(
+        path, index=False, encoding="latin-1"
+    )
+    with pytest.raises(sqlauc.DataError, match="encoding = 'latin-1'") as info:
+        sqlauc.gauc(None, path, group="city")
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, encoding="latin-1")
+    groups = sqlauc.group_auc(None, sqlauc.Query(suggested), group="city").set_index("city")
+    for key, part in frame.groupby("city"):
+        assert groups.loc[key, "auc"] == pytest.approx(
+            roc_auc_score(part["label"], part["score"]), abs=TOL
+        )
+
+
+@pytest.mark.parametrize(
+    ("above", "other"),
+    [("", " other "), ("# exported 2024-06-01\n# by a tool\n", "other")],
+    ids=["spaces-around-a-name", "banner-above-the-header"],
+)
+def test_csv_label_and_Label_are_told_apart_whatever_the_header_looks_like(tmp_path, above, other):
+    # DuckDB reads 'Label' and 'label' as Label, label_1; sqlauc mapped 'label' back from a
+    # header row read without the sniffed dialect, which kept the spaces DuckDB trims from
+    # ' other ' (or took the banner line for the header): the mapping failed and 'label'
+    # silently became 'Label', the AUC of the other column (0.85 for 0.15)
+    rng = np.random.default_rng(12)
+    y = (rng.random(500) < 0.5).astype(int)
+    s = np.round(rng.random(500) + 0.4 * y, 3)
+    path = tmp_path / "labels.csv"
+    body = "\n".join(f"{a},{b},{float(c)!r},0" for a, b, c in zip(y, 1 - y, s, strict=True))
+    path.write_text(f"{above}Label,label,score,{other}\n{body}\n")
+    assert sqlauc.auc(None, path, label="label") == pytest.approx(roc_auc_score(1 - y, s), abs=TOL)
+    assert sqlauc.auc(None, path, label="Label") == pytest.approx(roc_auc_score(y, s), abs=TOL)
+    with pytest.raises(sqlauc.NotFoundError, match="ambiguous"):
+        sqlauc.auc(None, path, label="LABEL")

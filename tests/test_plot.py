@@ -334,3 +334,15 @@ def test_plot_evaluation_names_at_most_max_ticks_categories():
     assert labels == [f"u{i:03d}" for i in range(0, n, 3)]
     assert len(labels) <= plot.MAX_TICKS
     assert errorbars(ax)["a"][0].tolist() == list(range(n))  # every slice is drawn
+
+
+def test_plot_evaluation_with_no_defined_auc_says_so_on_a_unit_axis():
+    # every slice a single class: nothing was drawn and matplotlib's default y range,
+    # -0.05 .. 0.05, read as an AUC near 0
+    data = evaluation_data(5)
+    data["label"] = 1
+    with pytest.warns(sqlauc.UndefinedMetricWarning):
+        frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="day")
+    ax = sqlauc.plot_evaluation(frame)
+    assert ax.get_ylim() == (0.0, 1.0)
+    assert any("no AUC is defined" in t.get_text() for t in ax.texts)

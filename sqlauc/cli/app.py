@@ -17,9 +17,9 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
     sqlauc demo [--rows N] [--seed S] [--out DIR]
 
-SOURCE is a Parquet/CSV file or glob, evaluated on an embedded DuckDB; or ``--db URL --table
-NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB) with a
-SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
+SOURCE is a Parquet/CSV file, glob or directory, evaluated on an embedded DuckDB; or ``--db URL
+--table NAME`` (or ``--query "SELECT ..."``, a read-only query; alone, on the embedded DuckDB)
+with a SQLAlchemy URL (``postgresql://...``, ``mysql+pymysql://...``,
 ``sqlite:///file.db``, ``snowflake://...``, ``bigquery://...``; ``duckdb:///file.db`` opens the
 DuckDB file read-only). Each ``--score`` column gives one row of output (one curve) per model,
 per slice for ``evaluate`` and ``compare``.
@@ -51,9 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sqlauc",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
         epilog=(
-            "SOURCE is a Parquet/CSV file or glob (embedded DuckDB), or --db URL --table NAME "
-            "or --query SELECT (a SQLAlchemy URL; duckdb:///file.db opens a DuckDB file "
-            "read-only). Exit status: "
+            "SOURCE is a Parquet/CSV file, glob or directory (embedded DuckDB), or --db URL "
+            "--table NAME or --query SELECT (a SQLAlchemy URL; duckdb:///file.db opens a DuckDB "
+            "file read-only). Exit status: "
             "0 ok, 1 data or database error, 2 bad usage. SQLAUC_DEBUG=1 shows tracebacks."
         ),
     )

@@ -246,7 +246,7 @@ def source_parent() -> argparse.ArgumentParser:
     the column options and --format."""
     parent = Parser(add_help=False)
     parent.add_argument(
-        "source", nargs="?", metavar="SOURCE", help="a Parquet/CSV file or glob (DuckDB)"
+        "source", nargs="?", metavar="SOURCE", help="a Parquet/CSV file, glob or directory (DuckDB)"
     )
     parent.add_argument("--db", metavar="URL", help="a SQLAlchemy database URL (instead of SOURCE)")
     relation = parent.add_mutually_exclusive_group()

@@ -1,6 +1,6 @@
 """Where a metric command runs: a file on an embedded DuckDB, or a database URL.
 
-SOURCE (a Parquet/CSV file or glob) and ``--query`` alone run on an in-memory DuckDB the
+SOURCE (a Parquet/CSV file, glob or directory) and ``--query`` alone run on an in-memory DuckDB the
 command owns; ``--db URL`` opens a DuckDB file read-only (``duckdb:///file.db``) or a
 SQLAlchemy engine (any other URL). Connections are closed, engines disposed, when done.
 """

@@ -2,7 +2,8 @@
 
 Every format writes the given columns in order. Non-finite numbers: ``nan``/``inf`` in the
 table, ``null`` in JSON, empty (NaN) or ``inf`` in CSV; None (a NULL slice or group):
-``NULL`` in the table, ``null`` in JSON, empty in CSV.
+``NULL`` in the table, ``null`` in JSON, empty in CSV. The table writes a control character
+of a value (a newline in a slice) as its escape, ``\\n``; JSON and CSV quote it.
 """
 
 from __future__ import annotations
@@ -67,11 +68,19 @@ def format_csv(records: Sequence[Record], columns: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
+def _printable(text: str) -> str:
+    """``text`` on one line: a control character (a newline, a tab) as its escape (``\\n``),
+    so that a slice or group value holding one cannot break the table's rows."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _table_cell(column: str, value: Any) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
+        return _printable(str(value))
     if isinstance(value, int):
         return str(value)
     if math.isnan(value):
@@ -93,7 +102,8 @@ def format_table(records: Sequence[Record], columns: Sequence[str], *, elide: bo
         hidden = len(records) - TERMINAL_HEAD - TERMINAL_TAIL
         shown = [*records[:TERMINAL_HEAD], None, *records[-TERMINAL_TAIL:]]
     cells = [[_table_cell(c, r[c]) for c in columns] if r else None for r in shown]
-    widths = [len(c) for c in columns]
+    header = [_printable(c) for c in columns]
+    widths = [len(c) for c in header]
     for row in cells:
         for i, cell in enumerate(row or []):
             widths[i] = max(widths[i], len(cell))
@@ -108,7 +118,7 @@ def format_table(records: Sequence[Record], columns: Sequence[str], *, elide: bo
         ]
         return "  ".join(parts).rstrip()
 
-    out = [line(columns, header=True), "  ".join("-" * w for w in widths)]
+    out = [line(header, header=True), "  ".join("-" * w for w in widths)]
     for row in cells:
         out.append(line(row) if row else f"... {hidden} more rows (--format csv shows all)")
     return "\n".join(out) + "\n"

@@ -14,8 +14,9 @@ from sqlglot import exp
 from sqlauc import dialects, frames, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, kept_sorted
-from sqlauc.errors import NotFoundError, SqlaucError
-from sqlauc.sources import FRAME_NAME, Source
+from sqlauc.engines.duckdb_csv import check_comments, header_names
+from sqlauc.errors import DataError, NotFoundError, SqlaucError
+from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
 
 
 def is_duckdb_connection(con: object) -> bool:
@@ -131,6 +132,12 @@ class DuckDBEngine(Engine):
             if source.kind == "file":
                 raise NotFoundError(f"cannot read {source.description}: {err}") from None
             raise
+        except (duckdb.ConversionException, duckdb.InvalidInputException) as err:
+            if source.kind != "file":
+                raise
+            # a value the CSV reader cannot read as the type it guessed from the first rows
+            # (a late 'NA' among numbers), or a file it cannot parse: the file's problem
+            raise DataError(_file_error(source, err)) from None
         except duckdb.Error as err:
             if type(err).__name__ == "ResourceInUseException":
                 raise SqlaucError(
@@ -184,6 +191,9 @@ class DuckDBEngine(Engine):
     def columns(self, source: Source) -> list[tuple[str, str]]:
         """The columns of ``source``, as DuckDB's binder describes ``SELECT * ... LIMIT 0``.
 
+        A CSV file whose comment marker, as DuckDB's sniffer guesses it, would drop or cut
+        rows of data is refused (:func:`sqlauc.engines.duckdb_csv.check_comments`).
+
         The probe is bound, not run (about 0.05 ms on a table), and never cached: a cached
         answer could outlive an ``ALTER TABLE``, a ``CREATE OR REPLACE``, a rewritten file under
         a view or a table of an attached database changed elsewhere, and bind the next call to
@@ -208,6 +218,9 @@ class DuckDBEngine(Engine):
                 ]
         except duckdb.BinderException as err:  # a Query naming a column that does not exist
             raise NotFoundError(f"cannot read {source.description}: {err}") from None
+        call = csv_call(source)
+        if call is not None:  # a comment marker guessed by the sniffer must not drop data
+            check_comments(self.con, call.expressions[0], source.description)
         self._described = (source, described)  # source_names() reuses this probe
         return described
 
@@ -215,7 +228,9 @@ class DuckDBEngine(Engine):
         """The source's own column names where DuckDB renamed some (see :class:`Engine`).
 
         Read from the frame's columns, the Parquet schema (``parquet_schema()``, first file),
-        the CSV header (the first row read with ``header=false``), or a Query's select list.
+        the CSV header (its first row read in the dialect DuckDB sniffs, spaces around a name
+        trimmed as DuckDB trims them: :func:`sqlauc.engines.duckdb_csv.header_names`), or a
+        Query's select list.
         None when nothing was renamed, or when the names read are not DuckDB's names with its
         renaming (then DuckDB's names are used as they are).
         """
@@ -226,12 +241,14 @@ class DuckDBEngine(Engine):
         names = [name for name, _ in described]
         if not may_be_renamed(names):
             return None
-        own = self._own_names(source)
+        own = self._own_names(source, names)
         if own is None or own == names or not renamed_from(own, names):
             return None
         return own
 
-    def _own_names(self, source: Source) -> list[str] | None:
+    def _own_names(self, source: Source, names: Sequence[str] = ()) -> list[str] | None:
+        """The source's own column names (a file's read as DuckDB sniffed it, ``names`` being
+        DuckDB's), or None where they cannot be read."""
         if source.kind == "frame":
             frame = source.frame
             if isinstance(frame, duckdb.DuckDBPyRelation):
@@ -250,10 +267,10 @@ class DuckDBEngine(Engine):
                 return list(query.named_selects)
             return None
         if source.kind == "file":
-            return self._file_names(source)
+            return self._file_names(source, names)
         return None
 
-    def _file_names(self, source: Source) -> list[str] | None:
+    def _file_names(self, source: Source, names: Sequence[str]) -> list[str] | None:
         table = source.relation
         call = table.this if isinstance(table, exp.Table) else None
         if not isinstance(call, exp.Anonymous) or not call.expressions:
@@ -268,17 +285,11 @@ class DuckDBEngine(Engine):
                 rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
                 return _parquet_top_level(rows)
             if call.name == "read_csv":
-                raw = exp.Anonymous(
-                    this="read_csv",
-                    expressions=[
-                        path,
-                        exp.EQ(this=exp.column("header"), expression=exp.false()),
-                        exp.EQ(this=exp.column("all_varchar"), expression=exp.true()),
-                    ],
-                )
-                query = exp.select("*").from_(exp.Table(this=raw)).limit(1)
-                first_rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
-                return [str(v) for v in first_rows[0]] if first_rows else None
+                header = header_names(self.con, path)
+                if header is None or len(header) != len(names):
+                    return None
+                # an empty header name is one DuckDB names itself (column3)
+                return [own or name for own, name in zip(header, names, strict=True)]
         except (duckdb.Error, IndexError):  # unreadable here: DuckDB's names are used
             return None
         return None
@@ -293,6 +304,29 @@ class DuckDBEngine(Engine):
         first, result = self._run(sql, source, frame=keep, order=order)
         result.columns = pd.RangeIndex(result.shape[1])
         return first, result
+
+
+#: The value DuckDB's CSV reader names when it cannot convert a field.
+_UNCONVERTED = re.compile(r'Could not convert string "(.*?)" to')
+
+
+def _file_error(source: Source, err: duckdb.Error) -> str:
+    """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
+    could not convert (:func:`sqlauc.sources.csv_text_hint`), or for a file that is not
+    UTF-8 (``encoding = 'latin-1'``)."""
+    text = " ".join(str(err).split("\n\n")[0].split())
+    found = _UNCONVERTED.search(str(err))
+    hint = csv_text_hint(source, found.group(1)) if found else ""
+    call = csv_call(source)
+    if call is not None and "not utf-8 encoded" in str(err):
+        path = call.expressions[0].sql(dialect="duckdb")
+        hint = (
+            "if it was written as Latin-1 or Windows-1252 (Excel), read it with a Query "
+            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+            f"read_csv({path}, encoding = 'latin-1')\")"
+        )
+    text = text.rstrip(". ") if hint else text
+    return f"cannot read {source.description}: {text}" + (f"; {hint}" if hint else "")
 
 
 def _approx_unique(stats: object) -> int | None:
