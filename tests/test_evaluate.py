@@ -340,6 +340,23 @@ def mixed_types_frame() -> tuple[pd.DataFrame, dict[str, str]]:
     ), {"f32": "FLOAT", "dec": "DECIMAL(12,8)", "big": "BIGINT", "dbl": "DOUBLE"}
 
 
+def assert_models_ranked_as(backend, table, scores, method, y, values) -> None:
+    """evaluate (auc and DeLong se) and compare (each model against the first) on ``table``
+    equal the references computed from ``values`` (score column -> the scores as floats or
+    ranks that order the rows as the column does)."""
+    got = sqlauc.evaluate(backend.con, table, scores=scores, method=method)
+    assert list(got["model"]) == scores
+    for row in got.itertuples(index=False):
+        auc, _, se = delong_variance(y, values[row.model])
+        close(row.auc, auc, f"auc {row.model}")
+        close(row.auc, roc_auc_score(y, values[row.model]), f"sklearn {row.model}")
+        close(row.auc_se, se, f"se {row.model}")
+    compared = sqlauc.compare(backend.con, table, scores=scores)
+    for row in compared.itertuples(index=False):
+        close(row.auc_baseline, brute_auc(y, values[scores[0]]), f"baseline {row.model}")
+        close(row.auc, brute_auc(y, values[row.model]), f"compared {row.model}")
+
+
 @pytest.mark.parametrize(
     "scores", [["f32", "dec", "big"], ["dbl", "big", "dec"]], ids=["float4", "double"]
 )
@@ -354,17 +371,7 @@ def test_models_of_different_score_types(backend, method, scores):
     table = backend.create(frame, types=types)
     y = frame["label"].to_numpy() == 1
     values = {s: np.array([float(v) for v in frame[s]]) for s in scores}
-    got = sqlauc.evaluate(backend.con, table, scores=scores, method=method)
-    assert list(got["model"]) == scores
-    for row in got.itertuples(index=False):
-        auc, _, se = delong_variance(y, values[row.model])
-        close(row.auc, auc, f"auc {row.model}")
-        close(row.auc, roc_auc_score(y, values[row.model]), f"sklearn {row.model}")
-        close(row.auc_se, se, f"se {row.model}")
-    compared = sqlauc.compare(backend.con, table, scores=scores)
-    for row in compared.itertuples(index=False):
-        close(row.auc_baseline, brute_auc(y, values[scores[0]]), f"baseline {row.model}")
-        close(row.auc, brute_auc(y, values[row.model]), f"compared {row.model}")
+    assert_models_ranked_as(backend, table, scores, method, y, values)
 
 
 def exact_types_frame(backend) -> tuple[pd.DataFrame, dict[str, object]]:
@@ -404,17 +411,7 @@ def test_models_of_different_exact_score_types(backend, method, scores):
     table = backend.create(frame, types=types)
     y = frame["label"].to_numpy() == 1
     ranks = {s: dense_ranks(frame[s]) for s in scores}
-    got = sqlauc.evaluate(backend.con, table, scores=scores, method=method)
-    assert list(got["model"]) == scores
-    for row in got.itertuples(index=False):
-        auc, _, se = delong_variance(y, ranks[row.model])
-        close(row.auc, auc, f"auc {row.model}")
-        close(row.auc, roc_auc_score(y, ranks[row.model]), f"sklearn {row.model}")
-        close(row.auc_se, se, f"se {row.model}")
-    compared = sqlauc.compare(backend.con, table, scores=scores)
-    for row in compared.itertuples(index=False):
-        close(row.auc_baseline, brute_auc(y, ranks[scores[0]]), f"baseline {row.model}")
-        close(row.auc, brute_auc(y, ranks[row.model]), f"compared {row.model}")
+    assert_models_ranked_as(backend, table, scores, method, y, ranks)
 
 
 @pytest.mark.parametrize(
