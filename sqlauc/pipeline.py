@@ -395,7 +395,10 @@ def render(
         "group_weight": "none",  # the group metrics' params say which
         **spec.params(options),
     }
-    composition = spec.composition(method, options, weighted=bound.roles.weight is not None)
+    composition = compose.for_engine(
+        spec.composition(method, options, weighted=bound.roles.weight is not None),
+        shared_ctes=bound.dialect.shared_ctes,
+    )
     b = bound
     needed = compose.needed_columns(composition, params)
     relation = inputs.build(

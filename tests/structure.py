@@ -111,7 +111,7 @@ def parse_single(sql: str, dialect: str) -> exp.Expr:
 def own_names() -> frozenset[str]:
     """The names sqlauc itself writes unquoted: every identifier of every template (CTEs,
     aliases, internal columns), the input relation and its columns, and query settings."""
-    names: set[str] = {compose.INPUT_RELATION, *templates.names()}
+    names: set[str] = {compose.INPUT_RELATION, compose.OVERLAY_COUNTS, *templates.names()}
     names |= {"label", "label_value", "score", "weight", "grp", "gw", "model", "any_null_score",
               "baseline_score"}  # fmt: skip
     # the long input of several score columns (sqlauc/inputs.py, _long)

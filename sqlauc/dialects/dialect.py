@@ -132,6 +132,14 @@ class Dialect:
         score columns of different integer and decimal types are cast to in
         :func:`sqlauc.evaluate`'s long input when none of them holds the others' values
         (see :func:`sqlauc.inputs.common_score_type`).
+    shared_ctes
+        Whether a CTE read twice is computed once (the engine materializes it, so the table
+        under it is read once): DuckDB, PostgreSQL (12 and later) and SQLite (3.35 and
+        later) do; ClickHouse and MariaDB compute it once per read, and the golden-only
+        dialects are not relied on. Where it is set, a formulation with
+        :attr:`~sqlauc.compose.Formulation.overlays_apart` reads ``counted`` twice (its
+        diagnostics per slice and model, apart from the per-score stage); elsewhere the
+        diagnostics stay in the per-score stage, so every engine reads the table once.
     """
 
     name: str
@@ -164,6 +172,7 @@ class Dialect:
     sums: Sums = "plain"
     constant_from: str | None = None
     decimal_digits: int = 38
+    shared_ctes: bool = False
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"

@@ -20,4 +20,5 @@ DIALECT = Dialect(
     sums="split",
     # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
     exact_collation="binary",
+    shared_ctes=True,
 )

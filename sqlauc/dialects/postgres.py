@@ -38,4 +38,5 @@ DIALECT = Dialect(
     exact_collation="C",
     # NUMERIC(p, s) takes a precision up to 1000
     decimal_digits=1000,
+    shared_ctes=True,
 )

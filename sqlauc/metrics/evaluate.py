@@ -85,6 +85,7 @@ GROUPED_COUNTS = Formulation(
     totals=("placement_sums",),
     stages=(("placement_sums", "placements_over_scores"),),
     weighted=False,
+    overlays_apart=True,
 )
 
 
