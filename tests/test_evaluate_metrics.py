@@ -269,6 +269,28 @@ def test_gauc_refuses_bad_group_weights_as_sqlauc_gauc_does(backend, bad):
                         group="g", group_weight="gw")  # fmt: skip
 
 
+def test_gauc_nan_without_a_group_of_both_classes_warns(backend):
+    """A (slice, model) whose AUC is defined but none of whose groups has both classes has
+    gauc NaN with an UndefinedMetricWarning, as sqlauc.gauc warns (it was NaN silently)."""
+    frame = pd.DataFrame({"day": [1] * 4 + [2] * 4, "g": [1, 1, 2, 2, 3, 3, 4, 4],
+                          "label": [1, 1, 0, 0, 1, 0, 1, 0],
+                          "a": [0.9, 0.2, 0.4, 0.3, 0.6, 0.5, 0.1, 0.8]})  # fmt: skip
+    table = backend.create(frame)
+    with pytest.warns(sqlauc.UndefinedMetricWarning, match="No group has both classes"):
+        assert math.isnan(sqlauc.gauc(backend.con, table, group="g", score="a",
+                                      where="day = 1").gauc)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = sqlauc.evaluate(backend.con, table, scores=["a"], by="day", ci=None,
+                              metrics=["gauc"], group="g")  # fmt: skip
+    assert got["auc"].notna().all()
+    assert math.isnan(got["gauc"].iloc[0])
+    assert got["gauc"].iloc[1] == pytest.approx(0.5, abs=TOL)  # (2 * 1 + 2 * 0) / 4
+    messages = [str(w.message) for w in caught if w.category is sqlauc.UndefinedMetricWarning]
+    assert messages == ["1 of 2 (slice, model) rows have no group with both classes (or "
+                        "their groups weigh 0): their gauc is not defined (NaN)."]  # fmt: skip
+
+
 def test_one_scan_with_gauc(con):
     """The per-group stage is a window over counted, in the chain: the table is read once."""
     con.register("frame", gauc_frame(2))
