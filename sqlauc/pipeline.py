@@ -517,11 +517,13 @@ def _copies(rows: list[dict[str, Any]]) -> int:
 def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
     """Rows of the table, not (row, model) pairs, from the long input's sums (every row is
     counted once per model, K times): rows read, with a NULL label, with a NULL score in at
-    least one score column, and left out of at least one model (sql/evaluate_rows.sql)."""
+    least one score column, left out of at least one model (sql/evaluate_rows.sql), and with
+    a bad group weight (sql/evaluate_gauc.sql)."""
     out = {}
     for key, source in (("n_rows", "n_rows"), ("n_null_label", "n_null_label"),
                         ("n_null_score", "n_rows_null_score"),
-                        ("n_excluded", "n_rows_excluded")):  # fmt: skip
+                        ("n_excluded", "n_rows_excluded"),
+                        ("n_bad_group_weight", "n_bad_group_weight")):  # fmt: skip
         count = int(total.get(source) or 0)
         assert count % k == 0, (source, count, k)  # each row has its K copies
         out[key] = count // k

@@ -765,3 +765,51 @@ def test_mysql_columns_of_another_character_set_are_compared_as_text():
         with con.cursor() as cursor:
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
         con.close()
+
+
+#: (label, score, user UUID, client INET6): MariaDB's UUID and INET6 types
+UUID_ROWS = [(1, 0.9, "00000000-0000-0000-0000-000000000007", "::1"),
+             (0, 0.1, "00000000-0000-0000-0000-000000000007", "::ffff:10.0.0.1"),
+             (1, 0.4, "00000010-0000-0000-0000-000000000007", "::1"),
+             (0, 0.5, "00000010-0000-0000-0000-000000000007", "::1"),
+             (1, 0.3, "00000010-0000-0000-0000-000000000007", "::ffff:10.0.0.1"),
+             (0, 0.6, "ffffffff-0000-0000-0000-000000000001", "::ffff:10.0.0.1"),
+             (0, 0.2, "00000000-0000-0000-0000-000000000007", "::ffff:10.0.0.1")]  # fmt: skip
+
+
+def test_mariadb_uuid_and_inet6_groups_are_their_text():
+    """MariaDB: a UUID or INET6 group column (string-typed to the driver) is grouped and
+    returned as the text the driver reads for it ('00000010-0000-...', '::1'), as every
+    string group is. CAST(x AS BINARY) of such a column is its 16 stored bytes, not its
+    text: the GAUC was right but group_auc's keys came out as '\x00\x00\x00\x10...'."""
+    import pymysql
+    from backends import mysql_params, unavailable
+
+    try:
+        con = pymysql.connect(**mysql_params(), charset="utf8mb4", autocommit=True)
+    except Exception as err:
+        unavailable("MariaDB", err)
+    table = f"sqlauc_uuid_{os.getpid()}"  # a constant name
+    try:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+            cursor.execute(f"CREATE TABLE {table} (label INT, score DOUBLE, u UUID, ip INET6)")
+            cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s)", UUID_ROWS)
+        frame = pd.DataFrame(UUID_ROWS, columns=["label", "score", "u", "ip"])
+        y = (frame["label"] == 1).to_numpy()
+        for key in ("u", "ip"):
+            expected = gauc_reference(frame.assign(y=y), group=key, y_pos="y", score="score")
+            with warnings.catch_warnings():  # a group holds negatives only
+                warnings.simplefilter("ignore", sqlauc.UndefinedMetricWarning)
+                per_group = sqlauc.group_auc(con, table, group=key)
+            assert sorted(per_group[key]) == sorted(set(frame[key])), key
+            reference = expected["groups"].set_index("group")["auc"]
+            for row in per_group.itertuples(index=False):
+                want = reference[getattr(row, key)]
+                assert row.auc == pytest.approx(want, abs=TOL, nan_ok=True), key
+            result = sqlauc.gauc(con, table, group=key)
+            assert result.gauc == pytest.approx(expected["gauc"], abs=TOL), key
+    finally:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        con.close()

@@ -251,6 +251,46 @@ def test_gauc_matches_the_reference(backend, group_weight, weighted):
     pd.testing.assert_frame_equal(got.drop(columns=["average_precision", "gauc"]), plain)
 
 
+@pytest.mark.parametrize("bad", [-1.0, None], ids=["negative", "null"])
+def test_gauc_refuses_bad_group_weights_as_sqlauc_gauc_does(backend, bad):
+    """A NULL or negative value of the group_weight column is an error in evaluate's gauc, as
+    in sqlauc.gauc (it was summed silently: group 1 weighed 1 - 1 + 1 = 1 instead of 3, and
+    gauc came out as 0.25 where no GAUC is defined for such weights); the count is of rows,
+    not of (row, model) pairs."""
+    frame = pd.DataFrame({"g": [1, 1, 1, 2, 2, 2], "label": [1, 0, 1, 1, 0, 0],
+                          "a": [0.9, 0.2, 0.4, 0.3, 0.6, 0.5],
+                          "b": [0.8, 0.1, 0.3, 0.2, 0.7, 0.4]})  # fmt: skip
+    table = backend.create(frame.assign(gw=[1.0, bad, 1.0, 1.0, 1.0, 1.0]))
+    message = r"group_weight column 'gw' has 1 NULL, negative or non-finite"
+    with pytest.raises(DataError, match=message):
+        sqlauc.gauc(backend.con, table, group="g", score="a", group_weight="gw")
+    with pytest.raises(DataError, match=message):
+        sqlauc.evaluate(backend.con, table, scores=["a", "b"], ci=None, metrics=["gauc"],
+                        group="g", group_weight="gw")  # fmt: skip
+
+
+def test_gauc_nan_without_a_group_of_both_classes_warns(backend):
+    """A (slice, model) whose AUC is defined but none of whose groups has both classes has
+    gauc NaN with an UndefinedMetricWarning, as sqlauc.gauc warns (it was NaN silently)."""
+    frame = pd.DataFrame({"day": [1] * 4 + [2] * 4, "g": [1, 1, 2, 2, 3, 3, 4, 4],
+                          "label": [1, 1, 0, 0, 1, 0, 1, 0],
+                          "a": [0.9, 0.2, 0.4, 0.3, 0.6, 0.5, 0.1, 0.8]})  # fmt: skip
+    table = backend.create(frame)
+    with pytest.warns(sqlauc.UndefinedMetricWarning, match="No group has both classes"):
+        assert math.isnan(sqlauc.gauc(backend.con, table, group="g", score="a",
+                                      where="day = 1").gauc)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = sqlauc.evaluate(backend.con, table, scores=["a"], by="day", ci=None,
+                              metrics=["gauc"], group="g")  # fmt: skip
+    assert got["auc"].notna().all()
+    assert math.isnan(got["gauc"].iloc[0])
+    assert got["gauc"].iloc[1] == pytest.approx(0.5, abs=TOL)  # (2 * 1 + 2 * 0) / 4
+    messages = [str(w.message) for w in caught if w.category is sqlauc.UndefinedMetricWarning]
+    assert messages == ["1 of 2 (slice, model) rows have no group with both classes (or "
+                        "their groups weigh 0): their gauc is not defined (NaN)."]  # fmt: skip
+
+
 def test_one_scan_with_gauc(con):
     """The per-group stage is a window over counted, in the chain: the table is read once."""
     con.register("frame", gauc_frame(2))

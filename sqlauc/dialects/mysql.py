@@ -31,8 +31,12 @@ DIALECT = Dialect(
         "'e' = 'é' and 'yes ' = 'yes' as TRUE, and GROUP BY merges such values"
     ),
     # a text column of any character set (latin1 tables) as UTF-8 bytes; a binary one
-    # (VARBINARY, BLOB: CHARSET() is 'binary') as its own bytes
-    string_bytes=("CAST(IF(CHARSET(x) = 'binary', x, CONVERT(x USING utf8mb4)) AS BINARY)"),
+    # (VARBINARY, BLOB: CHARSET() is 'binary') as its own bytes. Each branch is cast on its
+    # own: IF's result takes the type of a MariaDB UUID or INET6 column (CHARSET() 'latin1',
+    # text to the driver), whose CAST AS BINARY is its 16 stored bytes, not its text
+    string_bytes=(
+        "IF(CHARSET(x) = 'binary', CAST(x AS BINARY), CAST(CONVERT(x USING utf8mb4) AS BINARY))"
+    ),
     # DECIMAL(65, 30) at most
     decimal_digits=65,
 )

@@ -200,6 +200,10 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
     frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]), ())
+    if "gauc" in metrics:  # sqlauc.gauc's warning, where the AUC is defined (else warned)
+        no_group = int((frame["auc"].notna() & frame["gauc"].isna()).sum())
+        warn_rows(no_group, len(frame), "have no group with both classes (or their groups "
+                  "weigh 0): their gauc is not defined (NaN).")  # fmt: skip
     if options.ci is None:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
@@ -463,7 +467,8 @@ def evaluate(
         The group column of ``gauc`` (e.g. a user id), required with it and refused without
         it. A row with a NULL group is in no group (left out of ``gauc`` only: it still
         counts in the slice's other columns); a group with a single class is skipped, as
-        :func:`gauc` does. ``gauc`` is NaN when no group of the (slice, model) is used.
+        :func:`gauc` does. ``gauc`` is NaN when no group of the (slice, model) is used (an
+        :class:`~sqlauc.UndefinedMetricWarning` counts such rows).
     group_weight : str, default "impressions"
         ``w_g`` of ``gauc``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
         ``"uniform"`` or a column's name.

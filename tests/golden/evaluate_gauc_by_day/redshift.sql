@@ -288,5 +288,6 @@ SELECT
     ) AS DOUBLE PRECISION) / NULLIF(gauc_weight_sum, 0)
   END AS gauc,
   n_groups_used,
-  n_groups_skipped
+  n_groups_skipped,
+  CAST(0 AS BIGINT) AS n_bad_group_weight
 FROM delong_interval
