@@ -110,7 +110,10 @@ class Formulation:
         relation (a UNION ALL, each side NULL in the other's columns, which every SUM, MIN
         and MAX skips), so the per-score stage and its window carry only the metric's own
         columns. The same numbers; on DuckDB, evaluate's 1.2M per-score rows (3 models x 30
-        days of 4-decimal scores) cost 1.54 s -> 1.00 s (bench/README.md).
+        days of 4-decimal scores) cost 1.54 s -> 1.00 s (bench/README.md). Only for overlays
+        whose per-key columns are counts, MIN and MAX (exact in any order): a per-key SUM of
+        doubles (log loss) summed over a whole slice would depend on the order a parallel
+        engine adds in.
     """
 
     template: str

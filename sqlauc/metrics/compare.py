@@ -90,7 +90,9 @@ SPEC = MetricSpec(
     name="compare",
     what="the comparison",
     formulations={
-        "grouped": Formulation("compare", per_key="combos", counted_keys=("baseline_score",))
+        "grouped": Formulation(
+            "compare", per_key="combos", counted_keys=("baseline_score",), overlays_apart=True
+        )
     },
     shape=shape,
     parameters=("label", "scores", "by", "weight", "pos_label", "where", "level"),
