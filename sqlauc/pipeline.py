@@ -293,6 +293,10 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     except NotFoundError as err:
         raise NotFoundError(f"{err}{_index_hint(source, options, columns)}") from None
     label_kind = "unknown"
+    if engine is None and isinstance(options.pos_label, bool) and dialect.boolean_type:
+        # without a connection, pos_label=True/False is what says the label column is
+        # boolean: compared with a boolean (see Dialect.boolean_type)
+        label_kind = "bool"
     if engine is not None:
         source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
