@@ -413,7 +413,9 @@ def render(
         tree = compose.single_casts(compose.count_forms(tree))
         tree = compose.with_input(tree, relation)
         if "model" in needed:
-            compose.name_models(tree, inputs.model_names(b.roles, needed))
+            paired = "baseline_score" in needed  # compare: the baseline named on each row
+            baseline = inputs.model_labels(b.roles)[0] if paired else None
+            compose.name_models(tree, inputs.model_names(b.roles, needed), baseline)
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)
