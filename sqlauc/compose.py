@@ -910,17 +910,22 @@ def name_slices(tree: exp.Select, names: tuple[str, ...]) -> exp.Select:
     return tree
 
 
-def name_models(tree: exp.Select, names: tuple[str, ...]) -> exp.Select:
+def name_models(
+    tree: exp.Select, names: tuple[str, ...], baseline: str | None = None
+) -> exp.Select:
     """Give the final SELECT's ``model`` column the models' names (in place; returns the
     tree): the long input keys several models by their codes 1 .. K (see
     :func:`sqlauc.inputs.model_names`), the output reads ``CASE model WHEN 1 THEN 'a' ...
     END`` (one row per (slice, model): the mapping costs nothing). With one model the input's
-    ``model`` is already the name."""
-    if len(names) < 2:
-        return tree
+    ``model`` is already the name. ``baseline`` (compare) is written before ``model`` as a
+    ``baseline`` column, the columns of :func:`sqlauc.compare`'s frame."""
     named = []
     for projection in tree.expressions:
-        if projection.alias_or_name == "model" and isinstance(projection, exp.Column):
+        if projection.alias_or_name == "model" and baseline is not None:
+            named.append(exp.alias_(exp.Literal.string(baseline), "baseline"))
+        if len(names) < 2:
+            named.append(projection)
+        elif projection.alias_or_name == "model" and isinstance(projection, exp.Column):
             ifs = [exp.If(this=exp.Literal.number(code), true=exp.Literal.string(name))
                    for code, name in enumerate(names, start=1)]  # fmt: skip
             case = exp.Case(this=projection.copy(), ifs=ifs)

@@ -293,6 +293,10 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     except NotFoundError as err:
         raise NotFoundError(f"{err}{_index_hint(source, options, columns)}") from None
     label_kind = "unknown"
+    if engine is None and isinstance(options.pos_label, bool) and dialect.boolean_type:
+        # without a connection, pos_label=True/False is what says the label column is
+        # boolean: compared with a boolean (see Dialect.boolean_type)
+        label_kind = "bool"
     if engine is not None:
         source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
@@ -412,7 +416,9 @@ def render(
         tree = compose.single_casts(compose.count_forms(tree))
         tree = compose.with_input(tree, relation)
         if "model" in needed:
-            compose.name_models(tree, inputs.model_names(b.roles, needed))
+            paired = "baseline_score" in needed  # compare: the baseline named on each row
+            baseline = inputs.model_labels(b.roles)[0] if paired else None
+            compose.name_models(tree, inputs.model_names(b.roles, needed), baseline)
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)

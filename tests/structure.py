@@ -113,7 +113,7 @@ def own_names() -> frozenset[str]:
     aliases, internal columns), the input relation and its columns, and query settings."""
     names: set[str] = {compose.INPUT_RELATION, compose.OVERLAY_COUNTS, *templates.names()}
     names |= {"label", "label_value", "score", "weight", "grp", "gw", "model", "any_null_score",
-              "baseline_score"}  # fmt: skip
+              "baseline_score", "baseline"}  # fmt: skip
     # the long input of several score columns (sqlauc/inputs.py, _long)
     names |= {"sqlauc_rows", "sqlauc_models", *(f"score_{i}" for i in range(1, 10)),
               *(f"by_{i}" for i in range(1, 10))}  # fmt: skip

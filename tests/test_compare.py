@@ -195,11 +195,14 @@ def test_sql_is_the_query_compare_runs_and_reads_once(con):
     assert len(re.findall(r"Table: (memory\.main\.)?t\b", plan)) == 1, plan
     result = con.execute(text)
     names = [d[0] for d in result.description]
-    rows = {(r[0], r[1]): dict(zip(names, r, strict=True)) for r in result.fetchall()}
+    # the columns a BI tool reads: as compare()'s frame, the baseline named on every row
+    assert names[:3] == ["day", "baseline", "model"]
+    rows = {(r[0], r[2]): dict(zip(names, r, strict=True)) for r in result.fetchall()}
     got = sqlauc.compare(con, "t", scores=["s_a", "s_b", "s_c"], by="day")
     assert len(rows) == len(got)
     for row in got.itertuples(index=False):
         r = rows[(row.day, row.model)]
+        assert r["baseline"] == row.baseline == "s_a"
         for column in ("auc_baseline", "auc", "diff"):  # sums of halves: exact in any order
             assert r[column] == getattr(row, column)
         for column in ("z", "p_value"):  # sums of squares: the engine's order, last bits

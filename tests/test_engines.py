@@ -524,6 +524,38 @@ def test_sql_is_what_runs(backend):
     assert row[0] == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
 
 
+@pytest.mark.parametrize("pos_label", [True, False])
+def test_sql_without_a_connection_reads_a_boolean_label(backend, pos_label):
+    # pos_label=True/False says the label column is boolean: the pasted query compares it
+    # with a boolean (a PostgreSQL boolean = integer is an error), every metric
+    data = make_data(52, 300, kind="round1", encoding="bool")
+    frame = data.frame.assign(s2=np.round(data.s[::-1], 1), d=np.arange(300) % 3)
+    frame["label"] = frame["label"].astype(object)
+    frame.loc[::17, "label"] = None
+    table = backend.create(frame, types={"label": "BOOLEAN"})
+    used = frame["label"].notna().to_numpy()
+    y = (frame["label"][used] == pos_label).to_numpy()
+    s, s2 = data.s[used], frame["s2"].to_numpy()[used]
+
+    def pasted(metric, **options):
+        return sqlauc.sql(metric, table, dialect=backend.dialect, pos_label=pos_label, **options)
+
+    row = backend.execute(pasted("auc"))[0]
+    assert row[0] == pytest.approx(brute_auc(y, s), abs=TOL)
+    curve = backend.execute(pasted("roc_curve", drop_intermediate=False))
+    assert [r[5] for r in curve] == pytest.approx(list(brute_roc(y, s)["fp"]), abs=TOL)
+    evaluated = backend.execute(pasted("evaluate", scores=["score", "s2"]))
+    assert sorted(r[1] for r in evaluated) == pytest.approx(
+        sorted([brute_auc(y, s), brute_auc(y, s2)]), abs=TOL
+    )
+    compared = backend.execute(pasted("compare", scores=["score", "s2"]))[0]
+    assert compared[2:4] == pytest.approx((brute_auc(y, s), brute_auc(y, s2)), abs=TOL)
+    ref = gauc_reference(
+        frame[used].assign(y=y), group="d", y_pos="y", score="score", group_weight="impressions"
+    )
+    assert backend.execute(pasted("gauc", group="d"))[0][0] == pytest.approx(ref["gauc"], abs=TOL)
+
+
 def test_local_data_needs_duckdb(backend):
     frame = pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]})
     if backend.name == "duckdb":

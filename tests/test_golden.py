@@ -654,7 +654,9 @@ def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict])
             w = usable["w"].to_numpy() if weighted else None
             [r] = [r for r in rows if r["model"] == name and (not by or (
                 r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
-            got = {c: math.nan if r[c] is None else float(r[c]) for c in r if c != "model"}
+            assert r["baseline"] == options["scores"][0]
+            got = {c: math.nan if r[c] is None else float(r[c]) for c in r
+                   if c not in ("baseline", "model")}  # fmt: skip
             if y.all() or not y.any():
                 assert math.isnan(got["auc"]) and math.isnan(got["z"]), (key, name)
                 continue

@@ -52,6 +52,12 @@ class Dialect:
         one group, the wrapped type.
     boolean_values
         Whether a comparison is a value (``CAST(a = b AS INT)``); without, a CASE is written.
+    boolean_type
+        Whether booleans are a type of their own, not integers: then, without a connection,
+        ``pos_label=True``/``False`` compares the label column with ``TRUE``/``FALSE``
+        (PostgreSQL, BigQuery and Trino refuse ``boolean = 1``); where booleans are integers
+        (MySQL's ``BOOLEAN`` is ``TINYINT(1)``, SQLite) it is compared with 1/0, so a stray 2
+        stays a third label.
     local_data
         Whether this is the embedded engine that reads files and DataFrames.
     engine_functions
@@ -154,6 +160,7 @@ class Dialect:
     string_types: tuple[str, ...] = ()
     type_wrappers: tuple[str, ...] = ()
     boolean_values: bool = True
+    boolean_type: bool = True
     local_data: bool = False
     engine_functions: frozenset[str] = frozenset()
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)

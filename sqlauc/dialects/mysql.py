@@ -6,6 +6,7 @@ DIALECT = Dialect(
     name="mysql",
     title="MySQL/MariaDB",
     tier="executed",
+    boolean_type=False,  # BOOLEAN is an integer type: pos_label=True is 1
     drivers=("pymysql", "MySQLdb", "mysql", "mariadb"),  # "mysql": mysql.connector
     sqlalchemy_names=("mysql", "mariadb"),
     install="pymysql",

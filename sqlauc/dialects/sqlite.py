@@ -8,6 +8,7 @@ DIALECT = Dialect(
     name="sqlite",
     title="SQLite",
     tier="executed",
+    boolean_type=False,  # no boolean type: TRUE is 1
     drivers=("sqlite3",),
     sqlalchemy_names=("sqlite",),
     engine_functions=frozenset({"date", "datetime", "time", "julianday", "unixepoch"}),

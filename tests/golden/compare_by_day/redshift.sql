@@ -254,6 +254,7 @@ WITH sqlauc_input AS (
 )
 SELECT
   by_1 AS "user_id",
+  'Score' AS baseline,
   CASE model WHEN 1 THEN 'gw_col' WHEN 2 THEN 'sample_w' END AS model,
   auc_1 AS auc_baseline,
   auc_2 AS auc,

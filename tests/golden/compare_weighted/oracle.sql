@@ -238,6 +238,7 @@ WITH sqlauc_input AS (
   FROM clamped
 )
 SELECT
+  'Score' AS baseline,
   model,
   auc_1 AS auc_baseline,
   auc_2 AS auc,
