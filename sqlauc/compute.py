@@ -12,7 +12,7 @@ from typing import Any
 from sqlauc import dialects, metrics, pipeline
 from sqlauc.engines import Engine, open_engine
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import Options, invalid, plain_pos_label, validate
+from sqlauc.options import Options, invalid, plain_scalar, validate
 from sqlauc.sources import Source, resolve
 
 Table = Any  # a table name (str or tuple of parts), a Query, a path, or a DataFrame
@@ -46,13 +46,12 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
             given[unknown[0]],
         )
     validate(function, given, required=spec.required)
+    given = {k: plain_scalar(v) for k, v in given.items()}  # np.float64(0.1) -> 0.1
     names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
              for k, v in given.items() if k in ("scores", "by", "metrics")}  # fmt: skip
     for key in ("by", "metrics"):
         if key in names and names[key] is None:
             names[key] = ()
-    if "pos_label" in given:
-        names["pos_label"] = plain_pos_label(given["pos_label"])
     return Options(**(given | names))
 
 

@@ -90,24 +90,26 @@ def _name(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def plain_pos_label(value: Any) -> Any:
-    """A NumPy scalar ``pos_label`` (``np.int64(1)``, ``np.True_``, what ``df.label.max()``
-    returns, and what scikit-learn takes) as the Python value it holds; anything else as
-    it is."""
+def plain_scalar(value: Any) -> Any:
+    """A NumPy scalar option as the Python value it holds; anything else as it is: a
+    ``pos_label`` such as ``np.int64(1)`` or ``np.True_`` (what ``df.label.max()`` returns,
+    and what scikit-learn takes), a ``max_fpr``, ``ci``, ``level`` or ``eps`` computed with
+    NumPy (``np.float64``, ``np.float32``), ``bins`` as ``np.int64``."""
     if type(value).__module__ == "numpy" and callable(getattr(value, "item", None)):
         return value.item()
     return value
 
 
 def _pos_label(value: Any) -> bool:
-    value = plain_pos_label(value)
+    value = plain_scalar(value)
     if isinstance(value, float):
         return not math.isnan(value)
     return isinstance(value, (bool, int, str))
 
 
 def _fraction(value: Any, *, closed: bool) -> bool:
-    """A real number in (0, 1] (``closed``) or (0, 1), not a bool."""
+    """A real number in (0, 1] (``closed``) or (0, 1), not a bool (NumPy's too)."""
+    value = plain_scalar(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return bool(0 < value <= 1) if closed else bool(0 < value < 1)

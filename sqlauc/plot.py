@@ -331,6 +331,8 @@ def plot_pr(
 
 #: The interval columns of an evaluation frame.
 _INTERVAL = ("auc_low", "auc_high")
+#: ... of a method="binned" evaluation frame: the certified bounds on the exact AUC.
+_BOUNDS = ("auc_low_bound", "auc_high_bound")
 #: Ordered slices drawn with error bars at most; more are drawn with shaded bands.
 MAX_BARS = 15
 #: Category names on the x axis at most (beyond, every k-th one is named).
@@ -379,9 +381,10 @@ def _check_evaluation(frame: Any, function: str) -> pd.DataFrame:
             raise invalid("frame", function, must, None, shown=f"a frame without {column!r}")
     if list(frame.columns).count("model") > 1 or frame.columns.duplicated().any():
         raise invalid("frame", function, must, None, shown="a frame with duplicate columns")
-    if (_INTERVAL[0] in frame.columns) != (_INTERVAL[1] in frame.columns):
-        missing = _INTERVAL[0] if _INTERVAL[1] in frame.columns else _INTERVAL[1]
-        raise invalid("frame", function, must, None, shown=f"a frame without {missing!r}")
+    for low, high in (_INTERVAL, _BOUNDS):
+        if (low in frame.columns) != (high in frame.columns):
+            missing = low if high in frame.columns else high
+            raise invalid("frame", function, must, None, shown=f"a frame without {missing!r}")
     if "auc" in _slice_columns(frame):
         raise invalid("frame", function, must, None, shown="a frame with 'auc' before 'model'")
     return frame
@@ -421,8 +424,9 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
     A slice whose AUC is NaN (a single class) is a gap; a NaN interval (a single positive or
     negative) draws the point without a bar. When no AUC is defined at all, the axes span
-    [0, 1] and say so in words (an empty plot around 0 read as an AUC of 0). Without
-    ``auc_low``/``auc_high`` (``ci=None``) only the AUCs are drawn.
+    [0, 1] and say so in words (an empty plot around 0 read as an AUC of 0). A
+    ``method="binned"`` frame draws its certified bounds ``[auc_low_bound, auc_high_bound]``
+    in place of the interval; without either (``ci=None``) only the AUCs are drawn.
 
     Parameters
     ----------
@@ -458,7 +462,7 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         _, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
     slices = _slice_columns(frame)
     models = list(dict.fromkeys(frame["model"].tolist()))
-    interval = _INTERVAL[0] in frame.columns
+    interval = next((c for c in (_INTERVAL, _BOUNDS) if c[0] in frame.columns), None)
     ordered = len(slices) == 1 and _is_ordered(frame[slices[0]])
     if ordered:
         _draw_ordered(ax, frame, slices[0], models, interval)
@@ -471,7 +475,8 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         ax.text(0.5, 0.5, "no AUC is defined: every slice has a single class (or no rows)",
                 transform=ax.transAxes, ha="center", va="center", color="0.4")  # fmt: skip
     ax.set_xlabel(what)
-    ax.set_ylabel("AUC" + (" (DeLong interval)" if interval else ""))
+    ax.set_ylabel("AUC" + {None: "", _INTERVAL: " (DeLong interval)",
+                           _BOUNDS: " (binned: certified bounds)"}[interval])  # fmt: skip
     ax.set_title(f"AUC per {what}")
     ax.grid(True, alpha=0.3)
     if slices and models:  # without slices, the ticks name the models
@@ -480,7 +485,11 @@ def plot_evaluation(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def _draw_ordered(
-    ax: Axes, frame: pd.DataFrame, column: str, models: list[str], interval: bool
+    ax: Axes,
+    frame: pd.DataFrame,
+    column: str,
+    models: list[str],
+    interval: tuple[str, str] | None,
 ) -> None:
     values = frame[column]
     dates = not pd.api.types.is_numeric_dtype(values.dtype)
@@ -500,8 +509,8 @@ def _draw_ordered(
         order = np.argsort(position[mine], kind="stable")
         x = position[mine][order] + offset
         y = frame.loc[mine, "auc"].to_numpy(dtype="float64")[order]
-        low = frame.loc[mine, _INTERVAL[0]].to_numpy(dtype="float64")[order] if interval else y
-        high = frame.loc[mine, _INTERVAL[1]].to_numpy(dtype="float64")[order] if interval else y
+        low = frame.loc[mine, interval[0]].to_numpy(dtype="float64")[order] if interval else y
+        high = frame.loc[mine, interval[1]].to_numpy(dtype="float64")[order] if interval else y
         if bands:
             (line,) = ax.plot(x, y, marker="o", ms=3, lw=1.6, label=model)
             if interval:
@@ -520,7 +529,11 @@ def _draw_ordered(
 
 
 def _draw_categories(
-    ax: Axes, frame: pd.DataFrame, slices: list[str], models: list[str], interval: bool
+    ax: Axes,
+    frame: pd.DataFrame,
+    slices: list[str],
+    models: list[str],
+    interval: tuple[str, str] | None,
 ) -> None:
     if slices:
         keys = [tuple(row) for row in frame[slices].itertuples(index=False, name=None)]
@@ -536,8 +549,8 @@ def _draw_categories(
         y = frame.loc[mine, "auc"].to_numpy(dtype="float64")
         yerr = None
         if interval:
-            low = frame.loc[mine, _INTERVAL[0]].to_numpy(dtype="float64")
-            high = frame.loc[mine, _INTERVAL[1]].to_numpy(dtype="float64")
+            low = frame.loc[mine, interval[0]].to_numpy(dtype="float64")
+            high = frame.loc[mine, interval[1]].to_numpy(dtype="float64")
             yerr = np.vstack([y - low, high - y])
         ax.errorbar(x + offset, y, yerr=yerr, fmt="o", ms=4.5, capsize=3, elinewidth=1.2,
                     label=model)  # fmt: skip

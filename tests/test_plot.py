@@ -305,6 +305,36 @@ def test_plot_evaluation_without_interval_and_with_a_single_class_slice():
     assert np.isnan(y[1]) and not np.isnan(y).all()  # a gap, not a dropped slice
 
 
+def test_plot_evaluation_binned_draws_the_certified_bounds():
+    # evaluate(method="binned") gives auc_low_bound/auc_high_bound instead of the DeLong
+    # interval: they were not drawn (a bare midpoint labelled "AUC", read as exact)
+    data = evaluation_data(5)
+    frame = sqlauc.evaluate(None, data, scores=["a", "b"], by="hour", method="binned",
+                            ci=None, bins=8)  # fmt: skip
+    assert (frame["auc_high_bound"] > frame["auc_low_bound"]).all()  # coarse bins: wide
+    ax = sqlauc.plot_evaluation(frame)
+    assert ax.get_ylabel() == "AUC (binned: certified bounds)"
+    bars = errorbars(ax)
+    assert list(bars) == ["a", "b"]
+    for model in ("a", "b"):
+        mine = frame[frame["model"] == model]
+        _, y, segments = bars[model]
+        np.testing.assert_array_equal(y, mine["auc"].to_numpy())
+        assert len(segments) == len(mine)
+        for segment, row in zip(segments, mine.itertuples(), strict=True):
+            assert sorted([segment[0][1], segment[1][1]]) == pytest.approx(
+                [row.auc_low_bound, row.auc_high_bound], abs=1e-15
+            )
+    # by categories too
+    by_country = sqlauc.evaluate(None, data, scores=["a"], by="country", method="binned",
+                                 ci=None, bins=8)  # fmt: skip
+    segments = errorbars(sqlauc.plot_evaluation(by_country))["a"][2]
+    assert [sorted([s[0][1], s[1][1]]) for s in segments] == [
+        pytest.approx([r.auc_low_bound, r.auc_high_bound], abs=1e-15)
+        for r in by_country.itertuples()
+    ]
+
+
 def test_plot_evaluation_rejects_other_frames():
     frame = pd.DataFrame({"model": ["a"], "auc": [0.5], "auc_low": [0.4]})
     with pytest.raises(sqlauc.InvalidParameterError, match=r"without 'auc_high'"):

@@ -298,3 +298,42 @@ def test_numpy_scalar_pos_label_is_its_value(function, labels, pos_label):
     else:
         assert got.gauc == pytest.approx(roc_auc_score(np.asarray(labels) == plain,
                                                        frame["score"]), abs=1e-12)  # fmt: skip
+
+
+_NUMPY_FRAME = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0, 0, 1],
+                             "a": [0.1, 0.8, 0.35, 0.4, 0.9, 0.2, 0.65, 0.6],
+                             "b": [0.3, 0.7, 0.2, 0.1, 0.6, 0.4, 0.5, 0.9]})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("function", "options"),
+    [("evaluate", {"max_fpr": np.float64(0.5)}), ("evaluate", {"max_fpr": np.float32(0.5)}),
+     ("evaluate", {"ci": np.float32(0.9)}), ("evaluate", {"ci": np.float64(0.9)}),
+     ("evaluate", {"ci": None, "metrics": ["log_loss"], "eps": np.float64(1e-3)}),
+     ("evaluate", {"ci": None, "method": "binned", "bins": np.int64(10)}),
+     ("compare", {"level": np.float32(0.9)}), ("compare", {"level": np.float64(0.9)}),
+     ("auc", {"max_fpr": np.float32(0.5)}), ("auc", {"max_fpr": np.float64(0.5)})],
+)  # fmt: skip
+def test_numpy_scalar_options_are_their_value(function, options):
+    # what arithmetic on NumPy arrays gives (1 / n_negatives, np.linspace, a float32 array
+    # item): evaluate(max_fpr=np.float64(0.5)) raised NumPy's "truth value of an empty array
+    # is ambiguous" (np.float64(0.5) in (None, ()) compares 0.5 with ()); a float32 ci,
+    # level or max_fpr was refused as "not a float"
+    call = getattr(sqlauc, function)
+    plain = {k: v.item() if isinstance(v, np.generic) else v for k, v in options.items()}
+    if function == "auc":
+        got = call(None, _NUMPY_FRAME, score="a", **options)
+        assert got == call(None, _NUMPY_FRAME, score="a", **plain)
+        assert got == pytest.approx(
+            roc_auc_score(_NUMPY_FRAME["label"], _NUMPY_FRAME["a"], max_fpr=0.5), abs=1e-12
+        )
+        return
+    got = call(None, _NUMPY_FRAME, scores=["a", "b"], **options)
+    pd.testing.assert_frame_equal(got, call(None, _NUMPY_FRAME, scores=["a", "b"], **plain))
+
+
+def test_numpy_scalar_ci_is_refused_with_binned_by_its_message():
+    # the binned formulation refuses a ci: with a NumPy ci it raised NumPy's ValueError
+    with pytest.raises(sqlauc.InvalidParameterError) as info:
+        sqlauc.evaluate(None, _NUMPY_FRAME, scores="a", method="binned", ci=np.float64(0.95))
+    _assert_shape(info.value, "ci", "evaluate")
