@@ -385,6 +385,9 @@ def _check_evaluation(frame: Any, function: str) -> pd.DataFrame:
         if (low in frame.columns) != (high in frame.columns):
             missing = low if high in frame.columns else high
             raise invalid("frame", function, must, None, shown=f"a frame without {missing!r}")
+    if "auc_baseline" in list(frame.columns)[list(frame.columns).index("model") :]:
+        raise invalid("frame", function, must, None, shown="a frame from sqlauc.compare "
+                      "(its 'auc_baseline' column; plot its 'diff' yourself)")  # fmt: skip
     if "auc" in _slice_columns(frame):
         raise invalid("frame", function, must, None, shown="a frame with 'auc' before 'model'")
     return frame

@@ -345,6 +345,18 @@ def test_plot_evaluation_rejects_other_frames():
         sqlauc.plot_evaluation({"model": "a"})
 
 
+def test_plot_evaluation_refuses_a_compare_frame():
+    # compare's frame has 'baseline' before 'model': it was drawn as a slice ("day /
+    # baseline") with the models' AUCs, a plot that looks like evaluate's and is not
+    frame = sqlauc.compare(None, evaluation_data(3), scores=["a", "b"], by="day")
+    with pytest.raises(sqlauc.InvalidParameterError, match=r"sqlauc\.compare"):
+        sqlauc.plot_evaluation(frame)
+    # a slice column named 'baseline' of an evaluate frame is still a slice
+    data = evaluation_data(3).rename(columns={"country": "baseline"})
+    ax = sqlauc.plot_evaluation(sqlauc.evaluate(None, data, scores=["a", "b"], by="baseline"))
+    assert ax.get_xlabel() == "baseline"
+
+
 def test_plot_evaluation_png(tmp_path):
     frame = sqlauc.evaluate(None, evaluation_data(7), scores=["a", "b"], by="day")
     ax = sqlauc.plot_evaluation(frame)
