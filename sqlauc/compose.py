@@ -447,11 +447,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             for inner in list(select.find_all(exp.Select)):
                 add_key(inner, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
-    if formulation.overlays_apart:
-        _count_apart(ctes, core, formulation, composition.all_keys(), overlays)
     for _, per_key, totals, final in overlays.values():
-        if formulation.overlays_apart:
-            per_key = []  # counted apart (_count_apart)
         if formulation.per_key is not None and formulation.per_key not in relations:
             step = _step(ctes, core, formulation.per_key)
             step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
@@ -470,41 +466,44 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
 OVERLAY_COUNTS = "overlay_counts"
 
 
-def _count_apart(
-    ctes: list[exp.CTE],
-    core: exp.Select,
-    formulation: Formulation,
-    keys: tuple[str, ...],
-    overlays: Mapping[str, tuple[Projections, Projections, Projections, Projections]],
-) -> None:
-    """Count the overlays' per-key columns per key, apart from the per-key stage (in place):
-    see :attr:`Formulation.overlays_apart`. The ``totals`` step's source becomes
-    ``(SELECT <the columns it reads>, NULL AS <overlay column> ... FROM <source> UNION ALL
-    SELECT NULL AS <column> ..., <overlay column> ... FROM overlay_counts)``, under the
-    source's name, and the overlays' totals (appended to it as usual) sum the second side."""
+def _count_apart(tree: exp.Select, composition: Composition) -> None:
+    """Move the overlays' per-key columns out of the per-key stage into a step of their own
+    over ``counted``, per key (in place, once the parameters are folded and the constant
+    columns written where they are read): see :attr:`Formulation.overlays_apart`. The
+    ``totals`` step's source becomes ``(SELECT <the columns it reads>, NULL AS <moved column>
+    ... FROM <source> UNION ALL SELECT NULL AS <column> ..., <moved column> ... FROM
+    overlay_counts)`` under the source's name; the overlays' totals sum the second side."""
+    formulation = composition.formulation
+    keys = composition.all_keys()
+    ctes = _ctes(tree)
     (name,) = formulation.totals
-    step = _step(ctes, core, name)
+    assert formulation.per_key is not None
+    stage = _step(ctes, tree, formulation.per_key)
+    step = _step(ctes, tree, name)
     source = step.args["from_"].this
     if step.args.get("joins") or step.args.get("where") or not isinstance(source, exp.Table):
         raise NotImplementedError(f"overlays_apart needs a totals step over one relation: {name}")
-    per_key = [p.copy() for _, columns, _, _ in overlays.values() for p in columns]
-    apart = [p.alias_or_name for p in per_key]
-    totals = [p for _, _, columns, _ in overlays.values() for p in columns]
-    read = sorted(
-        {c.name for p in [*step.expressions, *totals] for c in p.find_all(exp.Column)}
-        - set(apart)
-        - set(keys)
+    overlay_columns = {p.alias_or_name for o in composition.overlays for p in _parse_overlay(o)[1]}
+    moved = [p for p in stage.expressions if p.alias_or_name in overlay_columns]
+    if not moved:
+        return
+    stage.set(
+        "expressions", [p for p in stage.expressions if p.alias_or_name not in overlay_columns]
     )
-    counted = formulation.after_counted or COUNTED
-    counts = exp.select(*per_key).from_(counted)
+    apart = [p.alias_or_name for p in moved]
+    read = sorted(
+        {c.name for p in step.expressions for c in p.find_all(exp.Column)} - set(apart) - set(keys)
+    )
+    counts = exp.select(*moved).from_(formulation.after_counted or COUNTED)
     kept = exp.select(*read, *(exp.alias_(exp.Null(), a) for a in apart)).from_(source.name)
     added = exp.select(*(exp.alias_(exp.Null(), r) for r in read), *apart).from_(OVERLAY_COUNTS)
     for key in reversed(keys):
         for select in (counts, kept, added):
             add_key(select, key)
-    ctes.insert(
-        [c.alias for c in ctes].index(name) if name else len(ctes),
-        exp.CTE(this=counts, alias=exp.TableAlias(this=exp.to_identifier(OVERLAY_COUNTS))),
+    with_ = tree.args["with_"]
+    position = [c.alias for c in with_.expressions].index(name) if name else len(ctes)
+    with_.expressions.insert(
+        position, exp.CTE(this=counts, alias=exp.TableAlias(this=exp.to_identifier(OVERLAY_COUNTS)))
     )
     union = exp.union(kept, added, distinct=False)
     step.set("from_", exp.From(this=union.subquery(source.alias_or_name)))
@@ -715,6 +714,8 @@ def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -
     folded = fold(main)
     assert isinstance(folded, exp.Select)
     inline_key_constants(folded)
+    if composition.formulation.overlays_apart:
+        _count_apart(folded, composition)
     return folded
 
 
