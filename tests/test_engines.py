@@ -12,6 +12,8 @@ import math
 import os
 import sqlite3
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -753,13 +755,10 @@ CHARSET_ROWS = [("sí", 0.9, "café", b"\xfe\x01"), ("no", 0.1, "cafe", b"\xff\x
                 ("no", 0.2, "café", b"\xff\x01")]  # fmt: skip
 
 
-def test_mysql_columns_of_another_character_set_are_compared_as_text():
-    """MariaDB: string label, group and slice columns are compared by their bytes (its default
-    collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
-    those of the UTF-8 pos_label or of the text the driver reads. pos_label='sí' was a false
-    "not among the labels seen: ['no', b's\\xed']" error, and the groups came out as
-    b'caf\\xe9'. Now a text column's characters are compared as UTF-8, and a binary column
-    (VARBINARY, BLOB: bytes that need not be UTF-8) by its own bytes, its groups apart."""
+@contextmanager
+def _mariadb_table(prefix: str, columns: str, rows: list[tuple]) -> Iterator[tuple[Any, str]]:
+    """A MariaDB connection (utf8mb4) and a table ``<prefix>_<pid>`` of ``columns`` holding
+    ``rows``, dropped afterwards (a constant name: no user input)."""
     import pymysql
     from backends import mysql_params, unavailable
 
@@ -767,15 +766,30 @@ def test_mysql_columns_of_another_character_set_are_compared_as_text():
         con = pymysql.connect(**mysql_params(), charset="utf8mb4", autocommit=True)
     except Exception as err:
         unavailable("MariaDB", err)
-    table = f"sqlauc_charset_{os.getpid()}"  # a constant name
+    table = f"{prefix}_{os.getpid()}"
     try:
         with con.cursor() as cursor:
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
-            cursor.execute(
-                f"CREATE TABLE {table} (lab VARCHAR(5) CHARACTER SET latin1, score DOUBLE, "
-                "g VARCHAR(10) CHARACTER SET latin1, b VARBINARY(4))"
-            )
-            cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s)", CHARSET_ROWS)
+            cursor.execute(f"CREATE TABLE {table} ({columns})")
+            marks = ", ".join(["%s"] * len(rows[0]))
+            cursor.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        yield con, table
+    finally:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        con.close()
+
+
+def test_mysql_columns_of_another_character_set_are_compared_as_text():
+    """MariaDB: string label, group and slice columns are compared by their bytes (its default
+    collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
+    those of the UTF-8 pos_label or of the text the driver reads. pos_label='sí' was a false
+    "not among the labels seen: ['no', b's\\xed']" error, and the groups came out as
+    b'caf\\xe9'. Now a text column's characters are compared as UTF-8, and a binary column
+    (VARBINARY, BLOB: bytes that need not be UTF-8) by its own bytes, its groups apart."""
+    columns = ("lab VARCHAR(5) CHARACTER SET latin1, score DOUBLE, "
+               "g VARCHAR(10) CHARACTER SET latin1, b VARBINARY(4)")  # fmt: skip
+    with _mariadb_table("sqlauc_charset", columns, CHARSET_ROWS) as (con, table):
         frame = pd.DataFrame(CHARSET_ROWS, columns=["lab", "score", "g", "b"])
         y = (frame["lab"] == "sí").to_numpy()
         got = sqlauc.auc(con, table, label="lab", pos_label="sí")
@@ -793,10 +807,6 @@ def test_mysql_columns_of_another_character_set_are_compared_as_text():
         per_slice = sqlauc.evaluate(con, table, label="lab", pos_label="sí", scores=["score"],
                                     by="g", ci=None)  # fmt: skip
         assert sorted(per_slice["g"]) == ["cafe", "café"]
-    finally:
-        with con.cursor() as cursor:
-            cursor.execute(f"DROP TABLE IF EXISTS {table}")
-        con.close()
 
 
 #: (label, score, user UUID, client INET6): MariaDB's UUID and INET6 types
@@ -814,19 +824,8 @@ def test_mariadb_uuid_and_inet6_groups_are_their_text():
     returned as the text the driver reads for it ('00000010-0000-...', '::1'), as every
     string group is. CAST(x AS BINARY) of such a column is its 16 stored bytes, not its
     text: the GAUC was right but group_auc's keys came out as '\x00\x00\x00\x10...'."""
-    import pymysql
-    from backends import mysql_params, unavailable
-
-    try:
-        con = pymysql.connect(**mysql_params(), charset="utf8mb4", autocommit=True)
-    except Exception as err:
-        unavailable("MariaDB", err)
-    table = f"sqlauc_uuid_{os.getpid()}"  # a constant name
-    try:
-        with con.cursor() as cursor:
-            cursor.execute(f"DROP TABLE IF EXISTS {table}")
-            cursor.execute(f"CREATE TABLE {table} (label INT, score DOUBLE, u UUID, ip INET6)")
-            cursor.executemany(f"INSERT INTO {table} VALUES (%s, %s, %s, %s)", UUID_ROWS)
+    columns = "label INT, score DOUBLE, u UUID, ip INET6"
+    with _mariadb_table("sqlauc_uuid", columns, UUID_ROWS) as (con, table):
         frame = pd.DataFrame(UUID_ROWS, columns=["label", "score", "u", "ip"])
         y = (frame["label"] == 1).to_numpy()
         for key in ("u", "ip"):
@@ -841,7 +840,3 @@ def test_mariadb_uuid_and_inet6_groups_are_their_text():
                 assert row.auc == pytest.approx(want, abs=TOL, nan_ok=True), key
             result = sqlauc.gauc(con, table, group=key)
             assert result.gauc == pytest.approx(expected["gauc"], abs=TOL), key
-    finally:
-        with con.cursor() as cursor:
-            cursor.execute(f"DROP TABLE IF EXISTS {table}")
-        con.close()
