@@ -120,7 +120,8 @@ def pr_from_counts(
             "recall": np.concatenate([recall[::-1], [0.0]]),
             "tp": np.concatenate([tps[::-1], [0.0]]),
             "fp": np.concatenate([fps[::-1], [0.0]]),
-        }
+        },
+        copy=False,  # new arrays, one block each: no copy into one 2-D block
     )
 
 

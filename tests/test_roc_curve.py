@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 import warnings
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 from datagen import load, make_data
+from pandas.testing import assert_frame_equal
 from reference import brute_auc, brute_roc, trapezoid
 from sklearn.exceptions import UndefinedMetricWarning as SklearnUndefinedMetricWarning
 from sklearn.metrics import roc_auc_score, roc_curve
@@ -272,3 +274,21 @@ def test_auto_samples_and_picks_rows_for_distinct_scores(con, kind, expected, we
     for dialect in ("duckdb", "spark"):
         assert "walked" not in sqlauc.sql("roc_curve", "t", dialect=dialect)
     assert "walked" in sqlauc.sql("roc_curve", "t", method="rows")
+
+
+@pytest.mark.parametrize("n", [50, 300_000])
+def test_curve_frame_is_the_callers_to_write(n):
+    """The curve's columns are handed over without a copy where they are the fetch's own
+    memory; a column the fetch left in read-only memory (Arrow's single-chunk conversion)
+    is copied, so writing into the frame works at any size."""
+    data = make_data(7, n, kind="continuous")
+    curve = sqlauc.roc_curve(duckdb.connect(), data.frame, label="label", score="score")
+    expected = curve.copy()
+    curve.iloc[1, 1] = 0.5
+    curve.loc[2, "tp"] = -1.0
+    curve["fpr"] *= 2
+    assert curve.iloc[1, 1] == 1.0 and curve.loc[2, "tp"] == -1.0
+    assert_frame_equal(curve.iloc[3:], expected.iloc[3:].assign(fpr=expected["fpr"] * 2))
+    pr = sqlauc.precision_recall_curve(duckdb.connect(), data.frame, label="label", score="score")
+    pr.iloc[0, 1] = 0.25
+    assert pr.iloc[0, 1] == 0.25
