@@ -405,6 +405,34 @@ def test_fetch_frame_sorts_like_order_by(con, monkeypatch, columnar):
     assert list(generic[0]) == list(frame[0])
 
 
+@pytest.mark.parametrize(
+    "keys",
+    [
+        [0, 1, 2, 3, 4, 5],  # one run
+        [3, 4, 5, 0, 1, 2],  # two runs out of order: put in order by slicing
+        [6, 7, 0, 3, 4, 5, 1, 2],  # three runs
+        [0, 4, 5, 1, 2, 3],  # overlapping runs: sorted
+        [2, 2, 1, 0],  # equal keys: sorted, stably
+        [5, 4, 3, 2, 1, 0],  # a run per row
+        list(range(200, 0, -2)) + list(range(1, 200, 2)),  # more runs than sliced: sorted
+    ],
+)
+def test_fetch_frame_puts_sorted_runs_in_order(con, keys):
+    """Rows that come back as a few ascending runs of the key (a curve's rows, one run per
+    thread) are put in order by slicing; any other order is sorted: the same rows as
+    ``ORDER BY`` either way, the first row the first in that order."""
+    engine = DuckDBEngine(con)
+    values = ", ".join(f"({k}, 'r{i}', {i})" for i, k in enumerate(keys))
+    query = f"SELECT * FROM (VALUES {values}) AS v(point, name, pos) ORDER BY pos"
+    first, frame = engine.fetch_frame(query, resolve("unused"), [1, 0], order=[0])
+    expected = con.execute(
+        f"SELECT * FROM (VALUES {values}) AS v(point, name, pos) ORDER BY point, pos"
+    ).fetchall()
+    assert first == expected[0]
+    assert list(frame[0]) == [row[1] for row in expected]
+    assert list(frame[1]) == [row[0] for row in expected]
+
+
 def test_a_curve_on_duckdb_runs_without_its_order_by_and_comes_back_sorted(con):
     rng = np.random.default_rng(11)
     y = rng.random(N) < 0.3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -353,7 +354,7 @@ def _frame(
     columns, the diagnostics' DECIMAL sums (NULL but on the origin row) becoming objects.
     """
     try:
-        import pyarrow  # noqa: F401  (an optional dependency)
+        import pyarrow  # an optional dependency
     except ImportError:
         whole: pd.DataFrame = rel.df()
         if not len(whole):
@@ -365,18 +366,54 @@ def _frame(
     at = 0
     kept = table.select(list(keep))
     if order and table.num_rows:
-        import pyarrow.compute as pc
+        runs = _sorted_runs(table.column(order[0])) if len(order) == 1 else None
+        if runs is not None:  # the rows are sorted runs of the key: put the runs in order
+            at = runs[0][0]
+            kept = pyarrow.concat_tables([kept.slice(start, stop - start) for start, stop in runs])
+        else:
+            import pyarrow.compute as pc
 
-        keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
-        # a stable sort, NULLs at the end (Arrow's default)
-        indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
-        at = indices[0].as_py()
-        kept = kept.take(indices)
+            keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
+            # a stable sort, NULLs at the end (Arrow's default)
+            indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
+            at = indices[0].as_py()
+            kept = kept.take(indices)
     first = tuple(column[at].as_py() for column in table.columns) if table.num_rows else ()
     del table
     result = kept.to_pandas(split_blocks=True, self_destruct=True)
     assert isinstance(result, pd.DataFrame)
     return first, result
+
+
+#: At most this many sorted runs are put in order by slicing (a query's output arrives as
+#: one run per thread or so); more, and the rows are sorted.
+_MAX_RUNS = 64
+
+
+def _sorted_runs(column: Any) -> list[tuple[int, int]] | None:
+    """The ``(start, stop)`` row ranges of ``column`` (an Arrow integer column, no NULLs)
+    whose concatenation, in the order given, is the rows sorted by it, strictly ascending;
+    None when the column is not such a key or its rows are not a few such runs.
+
+    A ROC curve's rows come out of DuckDB as a few runs of consecutive point numbers (one per
+    thread that produced them): putting those runs in order by slicing costs nothing, where a
+    sort and a ``take`` of a 2.9M-point curve cost ~0.14 s.
+    """
+    import numpy as np
+    import pyarrow as pa
+
+    if not pa.types.is_integer(column.type) or column.null_count:
+        return None
+    values = column.to_numpy()
+    breaks = np.flatnonzero(values[1:] <= values[:-1]) + 1
+    if len(breaks) >= _MAX_RUNS:
+        return None
+    bounds = [0, *breaks.tolist(), len(values)]
+    runs = sorted(itertools.pairwise(bounds), key=lambda run: values[run[0]])
+    for (_, stop), (start, _) in itertools.pairwise(runs):
+        if values[stop - 1] >= values[start]:  # two runs overlap: not slices of one order
+            return None
+    return runs
 
 
 def _parquet_top_level(rows: list[tuple[Any, ...]]) -> list[str] | None:
