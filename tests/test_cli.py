@@ -219,6 +219,40 @@ def test_pr_csv_equals_sklearn(workdir, frame):
     np.testing.assert_allclose([float(r["recall"]) for r in rows], recall, atol=ATOL)
 
 
+@pytest.mark.parametrize(("fmt", "reader", "unbuffered"), [
+    ("table", "head -3", ""),
+    ("json", "head -3", ""),
+    ("csv", "closed at once", ""),
+    ("csv", "closed at once", "1"),  # PYTHONUNBUFFERED=1: sys.stdout writes to the pipe at once
+])  # fmt: skip
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, fmt, reader, unbuffered):
+    """``sqlauc roc ... | head -3``: a curve of 1.5 MB, far more than a pipe holds, so the pipe
+    closes while the command writes (or before: ``| true``); it stops with status 0 and nothing
+    on stderr."""
+    rng = np.random.default_rng(221)
+    pd.DataFrame({"label": rng.integers(0, 2, 20_000), "score": rng.random(20_000)}).to_parquet(
+        tmp_path / "big.parquet"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment.pop("SQLAUC_DEBUG", None)
+    environment.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = unbuffered
+    command = [sys.executable, "-m", "sqlauc", "roc", "big.parquet", "--all-points",
+               "--format", fmt]  # fmt: skip
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as sqlauc_run:
+        assert sqlauc_run.stdout is not None and sqlauc_run.stderr is not None
+        if reader == "head -3":
+            head = subprocess.run(["head", "-3"], stdin=sqlauc_run.stdout, capture_output=True)
+            assert head.returncode == 0 and len(head.stdout.splitlines()) == 3
+        sqlauc_run.stdout.close()  # the reader is gone
+        stderr = sqlauc_run.stderr.read().decode()
+        status = sqlauc_run.wait(timeout=120)
+    assert (status, stderr) == (0, "")
+
+
 # ---------------------------------------------------------------------------------------------
 # gauc
 
