@@ -724,6 +724,32 @@ def test_all_zero_weights_say_so(workdir, capsys):
     assert "every weight is 0 in weight column 'w'" in capsys.readouterr().err
 
 
+def test_csv_text_ids_after_numeric_ids_hint_works_on_the_command_line(tmp_path, capsys,
+                                                                       monkeypatch):  # fmt: skip
+    """A group column of numeric ids for DuckDB's 20,480-row type sample, then 'u_abc': the
+    error names the column and a read as text; its Query, given to --query, gives the GAUC of
+    the file read by pandas (the hint said nullstr, which drops the row)."""
+    rng = np.random.default_rng(13)
+    n = 21_000
+    frame = pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n),
+                          "g": rng.integers(0, 30, n).astype(str).astype(object)})  # fmt: skip
+    frame.loc[n - 1, "g"] = "u_abc"
+    frame.to_csv(tmp_path / "ids.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["gauc", "ids.csv", "--group", "g"]) == 1
+    err = capsys.readouterr().err
+    assert "nullstr" not in err.split("types =")[0], err
+    query = err.split('sqlauc.Query("')[1].split('")')[0]
+    assert "'g': 'VARCHAR'" in query
+    assert cli.main(["gauc", "--query", query, "--group", "g", "--format", "json"]) == 0
+    got = as_json(capsys.readouterr().out)[0]["gauc"]
+    parts = [p for _, p in frame.groupby("g") if p["label"].nunique() == 2]
+    expected = sum(len(p) * roc_auc_score(p["label"], p["score"]) for p in parts) / sum(
+        len(p) for p in parts
+    )
+    assert got == pytest.approx(expected, abs=ATOL)
+
+
 def test_demo_folder_is_ignored_by_git():
     assert "sqlauc-demo/" in (ROOT / ".gitignore").read_text().splitlines()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import re
 
 import duckdb
 import numpy as np
@@ -884,6 +885,58 @@ def test_csv_marker_after_the_sniffed_rows_is_a_data_error_with_the_hint(tmp_pat
         assert sqlauc.auc(None, sqlauc.Query(suggested.replace("<path>", str(path)))) == (
             pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
         )
+
+
+def _late_group_file(tmp_path: pathlib.Path, late: str) -> tuple[pathlib.Path, pd.DataFrame]:
+    """A CSV whose group column ``g`` holds numeric ids for DuckDB's 20,480-row type sample
+    and then ``late`` (a text id, or a missing-value marker) in one row."""
+    rng = np.random.default_rng(12)
+    n = 22_000
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) + 0.3 * y, 4)
+    g = rng.integers(0, 40, n).astype(str).astype(object)
+    g[21_500] = late
+    path = tmp_path / "late_group.csv"
+    pd.DataFrame({"label": y, "score": s, "g": g}).to_csv(path, index=False)
+    return path, pd.read_csv(path, dtype={"g": str})
+
+
+def _gauc(frame: pd.DataFrame) -> float:
+    """Impression-weighted GAUC over the groups with both classes, with scikit-learn."""
+    total = weight = 0.0
+    for _, part in frame.dropna(subset=["g"]).groupby("g"):
+        if part["label"].nunique() == 2:
+            total += len(part) * roc_auc_score(part["label"], part["score"])
+            weight += len(part)
+    return total / weight
+
+
+def test_csv_text_after_numbers_in_a_column_says_to_read_it_as_text(tmp_path):
+    # a user id 'u_abc' after 20,480 numeric ids: DuckDB typed the column BIGINT and failed,
+    # and the hint said to read 'u_abc' as a missing value (nullstr), dropping a real group's
+    # row; it names the column and the read as text, whose Query gives pandas' GAUC
+    path, frame = _late_group_file(tmp_path, "u_abc")
+    with pytest.raises(sqlauc.DataError, match=r"column 'g'.*types = \{'g': 'VARCHAR'\}") as info:
+        sqlauc.gauc(None, path, group="g")
+    assert "Original Line" not in str(info.value)  # the value is named; the hint stays short
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    assert sqlauc.gauc(None, sqlauc.Query(suggested), group="g").gauc == pytest.approx(
+        _gauc(frame), abs=TOL
+    )
+
+
+@pytest.mark.parametrize("marker", ["NA", "null", "-", "N/A"])
+def test_csv_marker_after_numbers_in_a_column_says_nullstr(tmp_path, marker):
+    path, frame = _late_group_file(tmp_path, marker)
+    nullstr = re.escape(f"nullstr = ['', '{marker}']")
+    with pytest.raises(sqlauc.DataError, match=f"a missing value.*{nullstr}") as info:
+        sqlauc.gauc(None, path, group="g")
+    assert "VARCHAR" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame.loc[frame["g"] == marker, "g"] = None  # pandas reads '-' as text
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        got = sqlauc.gauc(None, sqlauc.Query(suggested), group="g").gauc
+    assert got == pytest.approx(_gauc(frame), abs=TOL)
 
 
 def test_csv_in_latin_1_names_the_encoding_to_read_it_with(tmp_path):

@@ -306,17 +306,20 @@ class DuckDBEngine(Engine):
         return first, result
 
 
-#: The value DuckDB's CSV reader names when it cannot convert a field.
-_UNCONVERTED = re.compile(r'Could not convert string "(.*?)" to')
+#: The column and the value DuckDB's CSV reader names when it cannot convert a field.
+_UNCONVERTED = re.compile(r'(?:converting column "(.*)"\. )?Could not convert string "(.*?)" to')
 
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
     """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
-    could not convert (:func:`sqlauc.sources.csv_text_hint`), or for a file that is not
-    UTF-8 (``encoding = 'latin-1'``)."""
-    text = " ".join(str(err).split("\n\n")[0].split())
+    could not convert and its column (:func:`sqlauc.sources.csv_text_hint`), or for a file
+    that is not UTF-8 (``encoding = 'latin-1'``)."""
+    lines = str(err).split("\n\n")[0].splitlines()
     found = _UNCONVERTED.search(str(err))
-    hint = csv_text_hint(source, found.group(1)) if found else ""
+    if found:  # the value is named: the line holding it, as long as it is, would hide the hint
+        lines = [line for line in lines if not line.startswith("Original Line:")]
+    text = " ".join(" ".join(lines).split())
+    hint = csv_text_hint(source, found.group(2), found.group(1)) if found else ""
     call = csv_call(source)
     if call is not None and "not utf-8 encoded" in str(err):
         path = call.expressions[0].sql(dialect="duckdb")
