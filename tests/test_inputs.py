@@ -786,6 +786,28 @@ def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
     assert sqlauc.auc(None, glob) == pytest.approx(roc_auc_score(y, s), abs=TOL)
 
 
+def test_csv_comment_guess_is_the_one_the_readme_describes(tmp_path):
+    # the README says which lines make DuckDB (2.0.1) guess '#' as the comment marker: one
+    # below the header does; a banner above the header is skipped as a banner (no marker),
+    # so rows whose id starts with '#' are read, as pandas reads them below the banner
+    lines, y, _ = _csv_rows()
+    below = tmp_path / "below.csv"
+    below.write_text("id,label,score\n# checkpoint 500\n" + "\n".join(lines) + "\n")
+    banner = tmp_path / "banner.csv"
+    banner.write_text("# exported 2024-06-01\nid,label,score\n" + "\n".join(lines) + "\n")
+    con = duckdb.connect()
+    sniff = "SELECT Comment, SkipRows FROM sniff_csv(?)"
+    sniffed = {p.name: con.execute(sniff, [str(p)]).fetchall()[0] for p in (below, banner)}
+    assert sniffed == {"below.csv": ("#", 0), "banner.csv": ("(empty)", 1)}
+    frame = pd.read_csv(banner, skiprows=1)
+    assert len(frame) == len(y)
+    assert sqlauc.auc(None, banner) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
+    with pytest.raises(sqlauc.DataError, match="guesses that '#' marks comments"):
+        sqlauc.auc(None, below)
+
+
 def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
     # DuckDB types a CSV column from its first 20,480 rows: a model scored from a later day on
     # (empty fields first) was typed VARCHAR and refused as text ("has type VARCHAR; expected
