@@ -245,6 +245,9 @@ def csv_call(source: Source) -> exp.Anonymous | None:
 
 #: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
 _DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
+#: A number written with commas between its thousands and a decimal point (``6,720.5``,
+#: ``-1,234,567.0``): a spreadsheet's formatted export.
+_THOUSANDS_COMMA = re.compile(r"[+-]?\d{1,3}(,\d{3})+\.\d*")
 
 
 #: Values that mark a missing value in CSV files written by other tools: pandas' default
@@ -269,6 +272,7 @@ def csv_text_hint(source: Source, text: str, column: str | None = None) -> str:
     for any other source.
 
     - a number with a decimal comma (``0,693``): ``decimal_separator = ','``;
+    - a number with thousands separators and a decimal point (``6,720.5``): ``thousands = ','``;
     - a missing-value marker (``NA``, ``null``, ``-``, ...): ``nullstr``; pandas' ``read_csv``
       reads ``NA``, ``null``, ``N/A`` ... as missing by default;
     - other text in ``column``, a column DuckDB typed as a number from the file's first rows
@@ -287,6 +291,10 @@ def csv_text_hint(source: Source, text: str, column: str | None = None) -> str:
     if _DECIMAL_COMMA.fullmatch(text.strip()):
         return "it looks like a number written with a decimal comma: read the file " + (
             _query_hint(path, "decimal_separator = ','")
+        )
+    if _THOUSANDS_COMMA.fullmatch(text.strip()):
+        return "it looks like a number written with thousands separators: read the file " + (
+            _query_hint(path, "thousands = ','")
         )
     marker = exp.Literal.string(text).sql(dialect="duckdb")
     nullstr = f"nullstr = ['', {marker}]"

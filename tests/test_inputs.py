@@ -865,6 +865,26 @@ def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
     )
 
 
+def test_csv_thousands_separators_are_named_in_the_error(tmp_path):
+    # '6,720.5' (a spreadsheet's formatted number) made the column text, and the hint offered
+    # to read it as a missing-value marker (every score dropped); it names the thousands
+    # separators and the read that gives pandas' read_csv(thousands=",")
+    rng = np.random.default_rng(5)
+    y = (rng.random(300) < 0.5).astype(int)
+    s = np.round((rng.random(300) + 0.2 * y) * 10_000, 1)
+    path = tmp_path / "formatted.csv"
+    rows = "".join(f'{a},"{b:,.1f}"\n' for a, b in zip(y, s, strict=True))
+    path.write_text("label,score\n" + rows)
+    with pytest.raises(sqlauc.DataError, match="thousands separators") as info:
+        sqlauc.auc(None, path)
+    assert "nullstr" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, thousands=",")
+    assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
+
+
 def test_directory_of_parquet_files_is_read_as_its_glob(tmp_path, data, expected):
     # a Spark/Hive output directory (part files, _SUCCESS, .crc, hive partitions) was refused:
     # "cannot tell the format of 'out'"
