@@ -839,6 +839,16 @@ def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
         )
 
 
+@pytest.mark.parametrize("text", ["", "\n\n"], ids=["empty", "blank lines"])
+def test_csv_empty_file_says_it_is_empty(tmp_path, text):
+    # DuckDB reads an empty file as one text column 'column0': the error was "label column
+    # 'label' not found ...; the columns are: 'column0'"
+    path = tmp_path / "empty.csv"
+    path.write_text(text)
+    with pytest.raises(sqlauc.DataError, match=r"empty\.csv' is empty: no header and no rows"):
+        sqlauc.auc(None, path)
+
+
 def test_csv_header_only_is_an_empty_input(tmp_path):
     # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
     path = tmp_path / "empty.csv"

@@ -14,7 +14,7 @@ from sqlglot import exp
 from sqlauc import dialects, frames, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, kept_sorted
-from sqlauc.engines.duckdb_csv import check_comments, header_names
+from sqlauc.engines.duckdb_csv import check_comments, check_not_empty, header_names
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
 
@@ -220,6 +220,7 @@ class DuckDBEngine(Engine):
             raise NotFoundError(f"cannot read {source.description}: {err}") from None
         call = csv_call(source)
         if call is not None:  # a comment marker guessed by the sniffer must not drop data
+            check_not_empty(self.con, call.expressions[0], described, source.description)
             check_comments(self.con, call.expressions[0], source.description)
         self._described = (source, described)  # source_names() reuses this probe
         return described
