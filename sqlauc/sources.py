@@ -245,31 +245,69 @@ def csv_call(source: Source) -> exp.Anonymous | None:
 
 #: A number written with a decimal comma (``0,693``, ``-1,5``, ``1.234,5``).
 _DECIMAL_COMMA = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+")
+#: A number written with commas between its thousands and a decimal point (``6,720.5``,
+#: ``-1,234,567.0``): a spreadsheet's formatted export.
+_THOUSANDS_COMMA = re.compile(r"[+-]?\d{1,3}(,\d{3})+\.\d*")
 
 
-def csv_text_hint(source: Source, text: str) -> str:
-    """How to read a CSV file's text value ``text`` found where a number was expected: as a
-    number with a decimal comma (``0,693``: ``decimal_separator = ','``), or else as a
-    missing-value marker (``NA``: ``nullstr``); empty for any other source.
+#: Values that mark a missing value in CSV files written by other tools: pandas' default
+#: ``na_values`` (R's ``NA``, Excel's ``#N/A``, ``null``, ``None``, ...) and a few dashes and
+#: dots; compared ignoring case and surrounding spaces.
+_MISSING_MARKERS = frozenset(
+    m.lower()
+    for m in ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "1.#IND", "1.#QNAN",
+              "<NA>", "N/A", "NA", "NULL", "NaN", "None", "nil", "missing", "-", "--", "?", ".")
+)  # fmt: skip
 
-    Both are ``read_csv`` queries to pass as a :class:`Query` (``--query`` on the command
-    line); pandas' ``read_csv`` reads ``NA``, ``null``, ``N/A`` ... as missing by default.
+
+def _query_hint(path: str, option: str) -> str:
+    return (
+        'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
+        f'read_csv({path}, {option})")'
+    )
+
+
+def csv_text_hint(source: Source, text: str, column: str | None = None) -> str:
+    """How to read a CSV file's text value ``text`` found where a number was expected; empty
+    for any other source.
+
+    - a number with a decimal comma (``0,693``): ``decimal_separator = ','``;
+    - a number with thousands separators and a decimal point (``6,720.5``): ``thousands = ','``;
+    - a missing-value marker (``NA``, ``null``, ``-``, ...): ``nullstr``; pandas' ``read_csv``
+      reads ``NA``, ``null``, ``N/A`` ... as missing by default;
+    - other text in ``column``, a column DuckDB typed as a number from the file's first rows
+      (a user id ``u_abc`` after 20,480 numeric ids): the column read as text,
+      ``types = {'column': 'VARCHAR'}``, or ``nullstr`` for a marker the list above does not
+      know (a score or weight column must hold numbers);
+    - other text without a column (a column already typed as text): ``nullstr``.
+
+    Each is a ``read_csv`` query over the file to pass as a :class:`Query` (``--query`` on the
+    command line).
     """
     call = csv_call(source)
     if call is None:
         return ""
     path = call.expressions[0].sql(dialect="duckdb")
     if _DECIMAL_COMMA.fullmatch(text.strip()):
-        return (
-            "it looks like a number written with a decimal comma: read the file with a Query "
-            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-            f"read_csv({path}, decimal_separator = ',')\")"
+        return "it looks like a number written with a decimal comma: read the file " + (
+            _query_hint(path, "decimal_separator = ','")
+        )
+    if _THOUSANDS_COMMA.fullmatch(text.strip()):
+        return "it looks like a number written with thousands separators: read the file " + (
+            _query_hint(path, "thousands = ','")
         )
     marker = exp.Literal.string(text).sql(dialect="duckdb")
+    nullstr = f"nullstr = ['', {marker}]"
+    if column is None or text.strip().lower() in _MISSING_MARKERS:
+        return (
+            "in a CSV file a missing value is an empty field: if it marks one, read the file "
+            + _query_hint(path, nullstr)
+        )
+    as_text = "types = {" + exp.Literal.string(column).sql(dialect="duckdb") + ": 'VARCHAR'}"
     return (
-        "in a CSV file a missing value is an empty field: if it marks one, read the file with "
-        'a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-        f"read_csv('<path>', nullstr = ['', {marker}])\")"
+        f"DuckDB typed column {column!r} as a number from the file's first rows: read it as "
+        f"text {_query_hint(path, as_text)}, or, if {marker} marks a missing value, with "
+        f"{nullstr}"
     )
 
 

@@ -219,6 +219,40 @@ def test_pr_csv_equals_sklearn(workdir, frame):
     np.testing.assert_allclose([float(r["recall"]) for r in rows], recall, atol=ATOL)
 
 
+@pytest.mark.parametrize(("fmt", "reader", "unbuffered"), [
+    ("table", "head -3", ""),
+    ("json", "head -3", ""),
+    ("csv", "closed at once", ""),
+    ("csv", "closed at once", "1"),  # PYTHONUNBUFFERED=1: sys.stdout writes to the pipe at once
+])  # fmt: skip
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, fmt, reader, unbuffered):
+    """``sqlauc roc ... | head -3``: a curve of 1.5 MB, far more than a pipe holds, so the pipe
+    closes while the command writes (or before: ``| true``); it stops with status 0 and nothing
+    on stderr."""
+    rng = np.random.default_rng(221)
+    pd.DataFrame({"label": rng.integers(0, 2, 20_000), "score": rng.random(20_000)}).to_parquet(
+        tmp_path / "big.parquet"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment.pop("SQLAUC_DEBUG", None)
+    environment.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = unbuffered
+    command = [sys.executable, "-m", "sqlauc", "roc", "big.parquet", "--all-points",
+               "--format", fmt]  # fmt: skip
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as sqlauc_run:
+        assert sqlauc_run.stdout is not None and sqlauc_run.stderr is not None
+        if reader == "head -3":
+            head = subprocess.run(["head", "-3"], stdin=sqlauc_run.stdout, capture_output=True)
+            assert head.returncode == 0 and len(head.stdout.splitlines()) == 3
+        sqlauc_run.stdout.close()  # the reader is gone
+        stderr = sqlauc_run.stderr.read().decode()
+        status = sqlauc_run.wait(timeout=120)
+    assert (status, stderr) == (0, "")
+
+
 # ---------------------------------------------------------------------------------------------
 # gauc
 
@@ -688,6 +722,32 @@ def test_all_zero_weights_say_so(workdir, capsys):
                        "--where", "w = 0"])  # fmt: skip
     assert status == 1
     assert "every weight is 0 in weight column 'w'" in capsys.readouterr().err
+
+
+def test_csv_text_ids_after_numeric_ids_hint_works_on_the_command_line(tmp_path, capsys,
+                                                                       monkeypatch):  # fmt: skip
+    """A group column of numeric ids for DuckDB's 20,480-row type sample, then 'u_abc': the
+    error names the column and a read as text; its Query, given to --query, gives the GAUC of
+    the file read by pandas (the hint said nullstr, which drops the row)."""
+    rng = np.random.default_rng(13)
+    n = 21_000
+    frame = pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n),
+                          "g": rng.integers(0, 30, n).astype(str).astype(object)})  # fmt: skip
+    frame.loc[n - 1, "g"] = "u_abc"
+    frame.to_csv(tmp_path / "ids.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["gauc", "ids.csv", "--group", "g"]) == 1
+    err = capsys.readouterr().err
+    assert "nullstr" not in err.split("types =")[0], err
+    query = err.split('sqlauc.Query("')[1].split('")')[0]
+    assert "'g': 'VARCHAR'" in query
+    assert cli.main(["gauc", "--query", query, "--group", "g", "--format", "json"]) == 0
+    got = as_json(capsys.readouterr().out)[0]["gauc"]
+    parts = [p for _, p in frame.groupby("g") if p["label"].nunique() == 2]
+    expected = sum(len(p) * roc_auc_score(p["label"], p["score"]) for p in parts) / sum(
+        len(p) for p in parts
+    )
+    assert got == pytest.approx(expected, abs=ATOL)
 
 
 def test_demo_folder_is_ignored_by_git():

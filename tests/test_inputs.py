@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import re
 
 import duckdb
 import numpy as np
@@ -785,6 +786,28 @@ def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
     assert sqlauc.auc(None, glob) == pytest.approx(roc_auc_score(y, s), abs=TOL)
 
 
+def test_csv_comment_guess_is_the_one_the_readme_describes(tmp_path):
+    # the README says which lines make DuckDB (2.0.1) guess '#' as the comment marker: one
+    # below the header does; a banner above the header is skipped as a banner (no marker),
+    # so rows whose id starts with '#' are read, as pandas reads them below the banner
+    lines, y, _ = _csv_rows()
+    below = tmp_path / "below.csv"
+    below.write_text("id,label,score\n# checkpoint 500\n" + "\n".join(lines) + "\n")
+    banner = tmp_path / "banner.csv"
+    banner.write_text("# exported 2024-06-01\nid,label,score\n" + "\n".join(lines) + "\n")
+    con = duckdb.connect()
+    sniff = "SELECT Comment, SkipRows FROM sniff_csv(?)"
+    sniffed = {p.name: con.execute(sniff, [str(p)]).fetchall()[0] for p in (below, banner)}
+    assert sniffed == {"below.csv": ("#", 0), "banner.csv": ("(empty)", 1)}
+    frame = pd.read_csv(banner, skiprows=1)
+    assert len(frame) == len(y)
+    assert sqlauc.auc(None, banner) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
+    with pytest.raises(sqlauc.DataError, match="guesses that '#' marks comments"):
+        sqlauc.auc(None, below)
+
+
 def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
     # DuckDB types a CSV column from its first 20,480 rows: a model scored from a later day on
     # (empty fields first) was typed VARCHAR and refused as text ("has type VARCHAR; expected
@@ -816,6 +839,16 @@ def test_csv_columns_empty_in_their_first_rows_are_numbers(tmp_path):
         )
 
 
+@pytest.mark.parametrize("text", ["", "\n\n"], ids=["empty", "blank lines"])
+def test_csv_empty_file_says_it_is_empty(tmp_path, text):
+    # DuckDB reads an empty file as one text column 'column0': the error was "label column
+    # 'label' not found ...; the columns are: 'column0'"
+    path = tmp_path / "empty.csv"
+    path.write_text(text)
+    with pytest.raises(sqlauc.DataError, match=r"empty\.csv' is empty: no header and no rows"):
+        sqlauc.auc(None, path)
+
+
 def test_csv_header_only_is_an_empty_input(tmp_path):
     # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
     path = tmp_path / "empty.csv"
@@ -837,6 +870,26 @@ def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
     assert "nullstr" not in str(info.value)
     suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
     frame = pd.read_csv(path, sep=";", decimal=",")
+    assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
+        roc_auc_score(frame["label"], frame["score"]), abs=TOL
+    )
+
+
+def test_csv_thousands_separators_are_named_in_the_error(tmp_path):
+    # '6,720.5' (a spreadsheet's formatted number) made the column text, and the hint offered
+    # to read it as a missing-value marker (every score dropped); it names the thousands
+    # separators and the read that gives pandas' read_csv(thousands=",")
+    rng = np.random.default_rng(5)
+    y = (rng.random(300) < 0.5).astype(int)
+    s = np.round((rng.random(300) + 0.2 * y) * 10_000, 1)
+    path = tmp_path / "formatted.csv"
+    rows = "".join(f'{a},"{b:,.1f}"\n' for a, b in zip(y, s, strict=True))
+    path.write_text("label,score\n" + rows)
+    with pytest.raises(sqlauc.DataError, match="thousands separators") as info:
+        sqlauc.auc(None, path)
+    assert "nullstr" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame = pd.read_csv(path, thousands=",")
     assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
         roc_auc_score(frame["label"], frame["score"]), abs=TOL
     )
@@ -884,6 +937,58 @@ def test_csv_marker_after_the_sniffed_rows_is_a_data_error_with_the_hint(tmp_pat
         assert sqlauc.auc(None, sqlauc.Query(suggested.replace("<path>", str(path)))) == (
             pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
         )
+
+
+def _late_group_file(tmp_path: pathlib.Path, late: str) -> tuple[pathlib.Path, pd.DataFrame]:
+    """A CSV whose group column ``g`` holds numeric ids for DuckDB's 20,480-row type sample
+    and then ``late`` (a text id, or a missing-value marker) in one row."""
+    rng = np.random.default_rng(12)
+    n = 22_000
+    y = (rng.random(n) < 0.4).astype(int)
+    s = np.round(rng.random(n) + 0.3 * y, 4)
+    g = rng.integers(0, 40, n).astype(str).astype(object)
+    g[21_500] = late
+    path = tmp_path / "late_group.csv"
+    pd.DataFrame({"label": y, "score": s, "g": g}).to_csv(path, index=False)
+    return path, pd.read_csv(path, dtype={"g": str})
+
+
+def _gauc(frame: pd.DataFrame) -> float:
+    """Impression-weighted GAUC over the groups with both classes, with scikit-learn."""
+    total = weight = 0.0
+    for _, part in frame.dropna(subset=["g"]).groupby("g"):
+        if part["label"].nunique() == 2:
+            total += len(part) * roc_auc_score(part["label"], part["score"])
+            weight += len(part)
+    return total / weight
+
+
+def test_csv_text_after_numbers_in_a_column_says_to_read_it_as_text(tmp_path):
+    # a user id 'u_abc' after 20,480 numeric ids: DuckDB typed the column BIGINT and failed,
+    # and the hint said to read 'u_abc' as a missing value (nullstr), dropping a real group's
+    # row; it names the column and the read as text, whose Query gives pandas' GAUC
+    path, frame = _late_group_file(tmp_path, "u_abc")
+    with pytest.raises(sqlauc.DataError, match=r"column 'g'.*types = \{'g': 'VARCHAR'\}") as info:
+        sqlauc.gauc(None, path, group="g")
+    assert "Original Line" not in str(info.value)  # the value is named; the hint stays short
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    assert sqlauc.gauc(None, sqlauc.Query(suggested), group="g").gauc == pytest.approx(
+        _gauc(frame), abs=TOL
+    )
+
+
+@pytest.mark.parametrize("marker", ["NA", "null", "-", "N/A"])
+def test_csv_marker_after_numbers_in_a_column_says_nullstr(tmp_path, marker):
+    path, frame = _late_group_file(tmp_path, marker)
+    nullstr = re.escape(f"nullstr = ['', '{marker}']")
+    with pytest.raises(sqlauc.DataError, match=f"a missing value.*{nullstr}") as info:
+        sqlauc.gauc(None, path, group="g")
+    assert "VARCHAR" not in str(info.value)
+    suggested = str(info.value).split('sqlauc.Query("')[1].split('")')[0]
+    frame.loc[frame["g"] == marker, "g"] = None  # pandas reads '-' as text
+    with pytest.warns(sqlauc.ExcludedRowsWarning):
+        got = sqlauc.gauc(None, sqlauc.Query(suggested), group="g").gauc
+    assert got == pytest.approx(_gauc(frame), abs=TOL)
 
 
 def test_csv_in_latin_1_names_the_encoding_to_read_it_with(tmp_path):

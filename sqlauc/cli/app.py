@@ -27,6 +27,7 @@ per slice for ``evaluate`` and ``compare``.
 Output goes to stdout (``--format table|json|csv``); warnings and errors go to stderr, one
 line each (``sqlauc: warning: ...``, ``sqlauc: error: ...``). Exit status: 0 success, 1 a data
 or database error, 2 bad usage (options, a refused filter or name, a bad URL, a missing extra).
+A reader that closes the pipe early (``| head``) ends the command quietly with status 0.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import sqlauc
 from sqlauc.cli.arguments import Parser, source_parent
 from sqlauc.cli.commands import add_auc, add_compare, add_curves, add_evaluate, add_gauc
 from sqlauc.cli.demo import add_demo
-from sqlauc.cli.errors import EXIT_DATA, EXIT_OK, exit_status
+from sqlauc.cli.errors import EXIT_OK, exit_status
 from sqlauc.cli.sql import add_sql
 
 
@@ -79,10 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("sqlauc: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly
+        # the reader went away (`| head`): what it read is all it wanted, so stop quietly
+        # with success; the unwritten rest goes to devnull, or Python's final flush of stdout
+        # would print "Exception ignored ... BrokenPipeError" and exit 120
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_DATA
+        return EXIT_OK
     except Exception as err:  # every error: one line and a status
         if os.environ.get("SQLAUC_DEBUG"):
             traceback.print_exc()

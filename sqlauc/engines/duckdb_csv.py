@@ -18,6 +18,7 @@ as DuckDB reads them.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import duckdb
@@ -41,6 +42,27 @@ def _files(con: Any, path: exp.Expr) -> list[str]:
         return [str(row[0]) for row in con.sql(query.sql(dialect="duckdb")).fetchall()]
     except duckdb.Error:  # e.g. a URL DuckDB cannot list: the read reports its own error
         return []
+
+
+def check_not_empty(con: Any, path: exp.Expr, described: list[tuple[str, str]],
+                    description: str) -> None:  # fmt: skip
+    """Refuse a CSV source whose files are all empty (or blank lines only): DuckDB reads one
+    as a single text column ``column0``, and the error was that the label column is not
+    found among the columns ``'column0'``."""
+    if described != [("column0", "VARCHAR")]:
+        return
+    files = _files(con, path)
+    for file in files:
+        try:
+            if os.path.getsize(file) > 4096:
+                return
+            with open(file, "rb") as handle:
+                if handle.read().strip():
+                    return
+        except OSError:  # a URL, or a file gone: the read reports its own error
+            return
+    if files:
+        raise DataError(f"{description} is empty: no header and no rows")
 
 
 def _sniffed(con: Any, file: str) -> tuple[str, str, str, str, int, bool, int] | None:

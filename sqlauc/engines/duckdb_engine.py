@@ -15,7 +15,7 @@ from sqlglot import exp
 from sqlauc import dialects, frames, render
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, kept_sorted
-from sqlauc.engines.duckdb_csv import check_comments, header_names
+from sqlauc.engines.duckdb_csv import check_comments, check_not_empty, header_names
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
 
@@ -221,6 +221,7 @@ class DuckDBEngine(Engine):
             raise NotFoundError(f"cannot read {source.description}: {err}") from None
         call = csv_call(source)
         if call is not None:  # a comment marker guessed by the sniffer must not drop data
+            check_not_empty(self.con, call.expressions[0], described, source.description)
             check_comments(self.con, call.expressions[0], source.description)
         self._described = (source, described)  # source_names() reuses this probe
         return described
@@ -307,17 +308,20 @@ class DuckDBEngine(Engine):
         return first, result
 
 
-#: The value DuckDB's CSV reader names when it cannot convert a field.
-_UNCONVERTED = re.compile(r'Could not convert string "(.*?)" to')
+#: The column and the value DuckDB's CSV reader names when it cannot convert a field.
+_UNCONVERTED = re.compile(r'(?:converting column "(.*)"\. )?Could not convert string "(.*?)" to')
 
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
     """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
-    could not convert (:func:`sqlauc.sources.csv_text_hint`), or for a file that is not
-    UTF-8 (``encoding = 'latin-1'``)."""
-    text = " ".join(str(err).split("\n\n")[0].split())
+    could not convert and its column (:func:`sqlauc.sources.csv_text_hint`), or for a file
+    that is not UTF-8 (``encoding = 'latin-1'``)."""
+    lines = str(err).split("\n\n")[0].splitlines()
     found = _UNCONVERTED.search(str(err))
-    hint = csv_text_hint(source, found.group(1)) if found else ""
+    if found:  # the value is named: the line holding it, as long as it is, would hide the hint
+        lines = [line for line in lines if not line.startswith("Original Line:")]
+    text = " ".join(" ".join(lines).split())
+    hint = csv_text_hint(source, found.group(2), found.group(1)) if found else ""
     call = csv_call(source)
     if call is not None and "not utf-8 encoded" in str(err):
         path = call.expressions[0].sql(dialect="duckdb")
