@@ -26,7 +26,10 @@
 -- and the p-value have the same digits at any thread count.
 --   diff = t_2 - t_1, diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
 -- NULL when var_diff is 0 (identical rankings) or undefined (P or N below 2); one class: every
--- value NULL.
+-- value NULL. SQRT reads var_diff only where it is >= 0 (NULL otherwise): a negative or
+-- fractional weight (P or N in (0, 1)) can make it negative, and PostgreSQL raises on the
+-- square root of a negative number; the query returns its diagnostics instead, and the check
+-- in Python names the bad weights (n_bad_weight) or the fractional ones.
 -- p_value = 2 (1 - Phi(|z|)) by W. J. Cody's rational Chebyshev approximation of the normal
 -- tail, as in R's pnorm (Cody 1993, ACM TOMS 715), with EXP, FLOOR and arithmetic only;
 -- a = |z|:
@@ -141,7 +144,7 @@ scored AS (
     SELECT
         *,
         auc_2 - auc_1 AS delta,
-        (auc_2 - auc_1) / NULLIF(SQRT(var_diff), 0) AS z_value
+        (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
     FROM tested
 ),
 clamped AS (
@@ -170,8 +173,8 @@ SELECT
     auc_1 AS auc_baseline,
     auc_2 AS auc,
     delta AS diff,
-    delta - :z * SQRT(var_diff) AS diff_low,
-    delta + :z * SQRT(var_diff) AS diff_high,
+    delta - :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
+    delta + :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
     z_value AS z,
     CASE
         WHEN a IS NULL THEN NULL

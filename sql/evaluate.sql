@@ -19,7 +19,10 @@
 -- frequency weights), and the sums of non-integer terms (pos_ss, neg_ss, the area) are ordered
 -- sums (SUM(x ORDER BY x), kept or rewritten per dialect: Dialect.sums). Weights are frequency
 -- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
--- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). With :with_ci = 0
+-- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). SQRT reads Var only
+-- where it is >= 0 (NULL otherwise): a negative or fractional weight (P or N in (0, 1)) can make
+-- it negative, and PostgreSQL raises on the square root of a negative number; the query returns
+-- its diagnostics instead, and the check in Python names the bad or fractional weights. With :with_ci = 0
 -- the interval columns are NULL (folded away). pauc: roc_segments' area_term summed and
 -- standardised as auc_partial.sql does (the same stage: the same bits), NULL unless
 -- :partial = 1.
@@ -64,8 +67,12 @@ with_se AS (
             THEN (positives * negatives - u_complement) / (positives * negatives)
         END AS theta,
         SQRT(
-            pos_ss / NULLIF((positives - 1) * positives, 0)
-            + neg_ss / NULLIF((negatives - 1) * negatives, 0)
+            CASE
+                WHEN pos_ss / NULLIF((positives - 1) * positives, 0)
+                    + neg_ss / NULLIF((negatives - 1) * negatives, 0) >= 0
+                THEN pos_ss / NULLIF((positives - 1) * positives, 0)
+                    + neg_ss / NULLIF((negatives - 1) * negatives, 0)
+            END
         ) AS se
     FROM totals
 )

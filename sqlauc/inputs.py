@@ -74,6 +74,9 @@ class Roles:
     score_type: str = ""
     group_type: str = ""
     label_type: str = ""
+    #: the type the label column is cast to before anything reads it ("": none), see
+    #: Dialect.unnamed_label_type
+    label_cast: str = ""
     weight_type: str = ""
     group_weight_type: str = ""
     #: several score columns (evaluate, compare): the input is long, one row per (row, model)
@@ -416,6 +419,10 @@ def build(
     if roles.scores:
         return _long(source, roles, positive, where, needed, dialect, negative)
     label_col: exp.Expr = column(roles.label)
+    if roles.label_cast:
+        label_col = exp.Cast(
+            this=label_col, to=exp.DataType.build(roles.label_cast, dialect=dialect.name)
+        )
     if (
         dialect.untyped_label_value is not None
         and type_kind(roles.label_type, dialect) == "unknown"

@@ -23,6 +23,7 @@ from sqlglot import exp
 from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_class, type_kind
+from sqlauc.dialects.typenames import UNNAMED
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -300,7 +301,11 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     if engine is not None:
         source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
-        label_kind = type_kind(kinds[roles.label], dialect)
+        label_type, label_cast = kinds[roles.label], ""
+        if dialect.unnamed_label_type is not None and label_type == UNNAMED:
+            # a type the driver's code does not name (a PostgreSQL enum): read as text
+            label_type = label_cast = dialect.unnamed_label_type
+        label_kind = type_kind(label_type, dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)
         roles = replace(
             roles,
@@ -308,7 +313,8 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
             by_types=tuple(kinds[name] for name in roles.by),
             score_type=kinds[roles.score],
             group_type=kinds[roles.group] if roles.group is not None else "",
-            label_type=kinds[roles.label],
+            label_type=label_type,
+            label_cast=label_cast,
             weight_type=kinds[roles.weight] if roles.weight is not None else "",
             group_weight_type=(
                 kinds[roles.group_weight_column] if roles.group_weight_column is not None else ""

@@ -249,3 +249,52 @@ def test_models_scored_on_different_rows(backend):
             assert row.diff == pytest.approx(-diff, abs=TOL)
             assert row.z == pytest.approx(-z, abs=TOL_Z)
             assert row.p_value == pytest.approx(p, abs=TOL_Z)
+
+
+#: weights that make DeLong's variance of these rows negative (a negative weight; a NULL or a
+#: NaN beside it), or fractional positive weights that sum to 0.5, so that (P - 1) P < 0
+BAD_WEIGHTS = {
+    "negative": [2.0, 2.0, -5.0, 2.0, 3.0, 3.0, 1.0, 1.0],
+    "null": [2.0, 2.0, -5.0, 2.0, 3.0, 3.0, 1.0, None],
+    "nan": [2.0, 2.0, -5.0, 2.0, 3.0, 3.0, 1.0, NAN],
+    "fractional": [0.25, 0.0, 0.25, 2.0, 0.0, 3.0, 0.0, 2.0],
+}
+
+
+@pytest.mark.parametrize("bad", list(BAD_WEIGHTS))
+def test_bad_weights_are_named_whatever_the_variance(backend, bad):
+    """A negative, NULL or NaN weight is refused by name (n_bad_weight), a fractional one as
+    not a frequency weight, on every engine: PostgreSQL raised its own "cannot take square
+    root of a negative number" instead, from the SQRT of the variance the bad weights made
+    negative, before the diagnostics of the same query could be read."""
+    if bad == "nan" and not backend.stores_nan:  # SQLite stores NULL (the "null" case)
+        return
+    frame = pd.DataFrame(
+        {
+            "label": [1, 1, 1, 0, 1, 0, 1, 0],
+            "s_a": [0.9, 0.8, 0.3, 0.7, 0.6, 0.2, 0.5, 0.4],
+            "s_b": [0.2, 0.9, 0.8, 0.1, 0.7, 0.6, 0.3, 0.5],
+            "w": pd.Series(BAD_WEIGHTS[bad], dtype=object),
+        }
+    )
+    table = backend.create(frame, types={"w": "DOUBLE"})
+    named = r"weight column 'w' has \d+ NULL, negative or non-finite "
+    if bad == "fractional":
+        with pytest.raises(sqlauc.DataError, match="frequency weights"):
+            sqlauc.compare(backend.con, table, scores=["s_a", "s_b"], weight="w")
+        with pytest.raises(InvalidParameterError, match="frequency weights"):
+            sqlauc.evaluate(backend.con, table, scores=["s_a", "s_b"], weight="w", ci=0.95)
+        return
+    with pytest.raises(sqlauc.DataError, match=named):
+        sqlauc.compare(backend.con, table, scores=["s_a", "s_b"], weight="w")
+    for method in ("grouped", "auto"):
+        with pytest.raises(sqlauc.DataError, match=named):
+            sqlauc.evaluate(
+                backend.con, table, scores=["s_a", "s_b"], weight="w", ci=0.95, method=method
+            )
+        with pytest.raises(sqlauc.DataError, match=named):
+            sqlauc.evaluate(
+                backend.con, table, scores=["s_a", "s_b"], weight="w", max_fpr=0.5, method=method
+            )
+    with pytest.raises(sqlauc.DataError, match=named):
+        sqlauc.auc(backend.con, table, score="s_a", weight="w")

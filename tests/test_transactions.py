@@ -5,7 +5,8 @@ was; a call on an idle connection leaves it idle.
 The caller opens a transaction, inserts a row (its uncommitted work), then calls sqlauc with a
 missing column (refused before any query, and inside a Query, where the database finds it), a
 missing table, a query that fails at run time in the database, an absent pos_label (the
-label-listing query of the error path) and a successful call. After each: a SELECT on the
+label-listing query of the error path), a negative weight (refused after the query by its
+diagnostics) and a successful call. After each: a SELECT on the
 caller's connection works and sees the row, another connection does not see it yet (still
 uncommitted), the status is unchanged, and after the caller commits another connection sees it.
 
@@ -51,7 +52,15 @@ RUNTIME_ERROR = {
     "duckdb": "SELECT label, CAST(tag AS DOUBLE) AS score FROM {t}",  # 'x' is not a number
 }
 
-CALLS = ["missing_column", "query_missing_column", "missing_table", "runtime", "labels", "ok"]
+#: a compare whose negative weight makes DeLong's variance negative (PostgreSQL raised on its
+#: square root instead of the diagnostics' error naming the bad weight)
+BAD_WEIGHT = (
+    "SELECT label, score, score * (1 - score) AS s2, "
+    "CASE WHEN tag = 't0' THEN -1 ELSE 1 END AS w FROM {t}"
+)
+
+CALLS = ["missing_column", "query_missing_column", "missing_table", "runtime", "labels",
+         "bad_weight", "ok"]  # fmt: skip
 CALLERS = ["postgres", "mysql", "sqlite", "sa_postgres", "sa_mysql", "sa_sqlite", "duckdb"]
 
 
@@ -291,6 +300,10 @@ def _call(caller: Caller, call: str) -> float | None:
             sqlauc.auc(caller.con, query, method="grouped")
         # the database's own error, from the metric query (the column probe passed)
         assert not isinstance(raised.value, sqlauc.SqlaucError), raised.value
+    elif call == "bad_weight":
+        query = sqlauc.Query(BAD_WEIGHT.format(t=t))
+        with pytest.raises(sqlauc.DataError, match="weight column 'w' has 1 NULL, negative"):
+            sqlauc.compare(caller.con, query, scores=["score", "s2"], weight="w")
     elif call == "labels":
         with pytest.raises(sqlauc.DataError, match=r"\[0, 1\]"):
             sqlauc.auc(caller.con, t, pos_label=7)

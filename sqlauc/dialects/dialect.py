@@ -122,6 +122,16 @@ class Dialect:
         declared type by storage class, so its text ``'1'`` (a label read from a CSV or a
         pandas ``object`` column) never equals 1, while a typed column converts the one to
         its own affinity; the test must give both the same answer. None: ``x = n``.
+    unnamed_label_type
+        For an engine whose driver reports type codes (:attr:`type_codes`): the type a label
+        column is read as (``CAST(label AS <it>)``) when the driver reports a code the record
+        does not list, or None: read as it is. PostgreSQL gives each enum type (and an
+        extension's type, such as citext) an OID of its own, and an enum compared with a
+        ``pos_label`` that is not one of its values raises ("invalid input value for enum",
+        "operator does not exist: mood = integer") where a text column gives sqlauc's
+        "pos_label is not among the labels" error; read as ``TEXT``, such a label compares,
+        groups and lists its values as a text column does (see
+        :func:`sqlauc.pipeline.bind`).
     constant_from
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
@@ -175,6 +185,7 @@ class Dialect:
     untyped_number: str | None = None
     untyped_label: str | None = None
     untyped_label_value: str | None = None
+    unnamed_label_type: str | None = None
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None

@@ -36,6 +36,10 @@ DIALECT = Dialect(
     # a column may declare a nondeterministic (e.g. case-insensitive ICU) collation; "C"
     # compares bytes
     exact_collation="C",
+    # an enum's type OID is its own (not in type_codes): its labels are read as text, so a
+    # pos_label that is not one of its values gets sqlauc's error, not "invalid input value
+    # for enum"
+    unnamed_label_type="TEXT",
     # NUMERIC(p, s) takes a precision up to 1000
     decimal_digits=1000,
     shared_ctes=True,

@@ -13,6 +13,12 @@ from functools import cache
 
 from sqlauc.dialects.dialect import Dialect
 
+#: the type name of a column whose driver reported a type code that the dialect's record
+#: does not list (:attr:`Dialect.type_codes`; a PostgreSQL enum's own OID): a type the engine
+#: knows and sqlauc does not, classified as unknown like a column whose driver gave no type
+UNNAMED = "UNNAMED"
+_UNKNOWN = ("", "UNKNOWN", UNNAMED)
+
 _NUMBER = (
     r"U?(TINY|SMALL|MEDIUM|BIG|HUGE)?INT(EGER)?\d*|U?HUGEINT|FLOAT\d*|DOUBLE( PRECISION)?|REAL|"
     r"DECIMAL.*|NUMERIC.*|NUMBER.*|UINTEGER|UBIGINT|USMALLINT|UTINYINT"
@@ -64,7 +70,7 @@ def type_kind(type_name: str, dialect: Dialect) -> str:
     """Classify an engine type name: ``bool``, ``number``, ``string``, ``other`` or
     ``unknown`` (the driver did not say; SQLite)."""
     upper = _unwrapped(type_name, dialect)
-    if upper in ("", "UNKNOWN"):
+    if upper in _UNKNOWN:
         return "unknown"
     if upper in ("BOOLEAN", "BOOL"):
         return "bool"
@@ -85,7 +91,7 @@ def type_class(type_name: str, dialect: Dialect) -> str:
     """``float``, ``bool``, ``unknown`` (no type name) or ``other`` (integers, decimals, and
     anything else) for an engine's type name."""
     upper = _unwrapped(type_name, dialect)
-    if upper in ("", "UNKNOWN"):
+    if upper in _UNKNOWN:
         return "unknown"
     if upper in ("BOOLEAN", "BOOL"):
         return "bool"

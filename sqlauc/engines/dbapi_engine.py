@@ -31,6 +31,7 @@ from typing import Any
 from sqlglot import exp
 
 from sqlauc.dialects import Dialect
+from sqlauc.dialects.typenames import UNNAMED
 from sqlauc.engines.base import Engine
 from sqlauc.errors import NotFoundError
 from sqlauc.sources import Source
@@ -40,7 +41,7 @@ def _type_name(type_code: object, dialect: Dialect) -> str:
     if isinstance(type_code, str):
         return type_code
     if isinstance(type_code, int) and not isinstance(type_code, bool):
-        return dialect.type_codes.get(type_code, "UNKNOWN")
+        return dialect.type_codes.get(type_code, UNNAMED)
     return "UNKNOWN"
 
 

@@ -226,7 +226,7 @@ WITH sqlauc_input AS (
     auc_2 - auc_1 AS delta,
     CAST((
       auc_2 - auc_1
-    ) AS FLOAT) / NULLIF(SQRT(var_diff), 0) AS z_value
+    ) AS FLOAT) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
   FROM tested
 ), clamped AS (
   SELECT
@@ -259,8 +259,8 @@ SELECT
   auc_1 AS auc_baseline,
   auc_2 AS auc,
   delta AS diff,
-  delta - 1.6448536269514715 * SQRT(var_diff) AS diff_low,
-  delta + 1.6448536269514715 * SQRT(var_diff) AS diff_high,
+  delta - 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
+  delta + 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
   z_value AS z,
   CASE
     WHEN a IS NULL

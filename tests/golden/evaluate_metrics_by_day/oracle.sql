@@ -217,11 +217,18 @@ WITH sqlauc_input AS (
       )
     END AS theta,
     SQRT(
-      pos_ss / NULLIF((
-        positives - 1
-      ) * positives, 0) + neg_ss / NULLIF((
-        negatives - 1
-      ) * negatives, 0)
+      CASE
+        WHEN pos_ss / NULLIF((
+          positives - 1
+        ) * positives, 0) + neg_ss / NULLIF((
+          negatives - 1
+        ) * negatives, 0) >= 0
+        THEN pos_ss / NULLIF((
+          positives - 1
+        ) * positives, 0) + neg_ss / NULLIF((
+          negatives - 1
+        ) * negatives, 0)
+      END
     ) AS se
   FROM totals
 ), delong_interval AS (

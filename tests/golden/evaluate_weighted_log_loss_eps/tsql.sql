@@ -195,11 +195,18 @@ WITH sqlauc_input AS (
       )
     END AS theta,
     SQRT(
-      CAST(pos_ss AS FLOAT) / NULLIF((
-        positives - 1
-      ) * positives, 0) + CAST(neg_ss AS FLOAT) / NULLIF((
-        negatives - 1
-      ) * negatives, 0)
+      CASE
+        WHEN CAST(pos_ss AS FLOAT) / NULLIF((
+          positives - 1
+        ) * positives, 0) + CAST(neg_ss AS FLOAT) / NULLIF((
+          negatives - 1
+        ) * negatives, 0) >= 0
+        THEN CAST(pos_ss AS FLOAT) / NULLIF((
+          positives - 1
+        ) * positives, 0) + CAST(neg_ss AS FLOAT) / NULLIF((
+          negatives - 1
+        ) * negatives, 0)
+      END
     ) AS se
   FROM totals
 ), delong_interval AS (
