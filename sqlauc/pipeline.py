@@ -23,7 +23,7 @@ from sqlglot import exp
 from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_class, type_kind
-from sqlauc.dialects.typenames import UNNAMED
+from sqlauc.dialects.typenames import UNNAMED, is_enum
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -302,8 +302,11 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
         label_type, label_cast = kinds[roles.label], ""
-        if dialect.unnamed_label_type is not None and label_type == UNNAMED:
-            # a type the driver's code does not name (a PostgreSQL enum): read as text
+        if dialect.unnamed_label_type is not None and (
+            label_type == UNNAMED or is_enum(label_type, dialect)
+        ):
+            # a type the driver's code does not name (a PostgreSQL enum), or an enum that
+            # compares with a number by its code (ClickHouse): read as text
             label_type = label_cast = dialect.unnamed_label_type
         label_kind = type_kind(label_type, dialect)
         # the score and group keep their own type in sqlauc_input (see inputs.normalised)

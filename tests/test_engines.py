@@ -874,10 +874,6 @@ def test_enum_labels_read_as_text_labels(backend, pos_label, request):
     query."""
     if backend.name not in ENUM_COPY:
         pytest.skip(f"{backend.name} has no enum type")
-    if backend.name == "clickhouse" and pos_label == 1:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "ClickHouse compares an Enum with a number by its code: pos_label=1 names 'bad'"
-        )))  # fmt: skip
     frame = pd.DataFrame({"label": ["good", "bad", "good", "bad", "good", "bad", None],
                           "score": [0.9, 0.1, 0.4, 0.5, 0.3, 0.35, 0.6]})  # fmt: skip
     text = backend.create(frame)

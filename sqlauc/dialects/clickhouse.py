@@ -13,6 +13,9 @@ DIALECT = Dialect(
     number_types=(r"U?INT\d+",),
     string_types=(r"FIXEDSTRING.*",),
     type_wrappers=(r"NULLABLE\((.*)\)", r"LOWCARDINALITY\((.*)\)"),
+    # Enum8('bad' = 1, ...) = 1 compares the code: an enum label is read as text
+    enum_types=(r"ENUM(8|16)?\(.*",),
+    unnamed_label_type="Nullable(String)",
     engine_functions=frozenset(
         {
             "toyear",

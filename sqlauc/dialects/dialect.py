@@ -131,7 +131,14 @@ class Dialect:
         "operator does not exist: mood = integer") where a text column gives sqlauc's
         "pos_label is not among the labels" error; read as ``TEXT``, such a label compares,
         groups and lists its values as a text column does (see
-        :func:`sqlauc.pipeline.bind`).
+        :func:`sqlauc.pipeline.bind`). With :attr:`enum_types`, also the type such a column
+        is read as.
+    enum_types
+        Patterns (matched as :attr:`number_types` are) of the engine's enum types, whose
+        comparison with a number compares the value's code: ClickHouse's
+        ``Enum8('bad' = 1, 'good' = 2) = 1`` is TRUE for ``'bad'``, so ``pos_label=1`` would
+        silently name a label. A label column of such a type is read as
+        :attr:`unnamed_label_type`, a text column.
     constant_from
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
@@ -186,6 +193,7 @@ class Dialect:
     untyped_label: str | None = None
     untyped_label_value: str | None = None
     unnamed_label_type: str | None = None
+    enum_types: tuple[str, ...] = ()
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None

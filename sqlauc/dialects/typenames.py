@@ -82,6 +82,12 @@ def type_kind(type_name: str, dialect: Dialect) -> str:
     return "other"
 
 
+def is_enum(type_name: str, dialect: Dialect) -> bool:
+    """Whether the type is one of the dialect's :attr:`~Dialect.enum_types`."""
+    upper = _unwrapped(type_name, dialect)
+    return any(re.match(f"^({pattern})$", upper) for pattern in dialect.enum_types)
+
+
 def collatable(type_name: str, dialect: Dialect) -> bool:
     """Whether a column of this type may carry a collation (a character string type)."""
     return bool(_COLLATABLE.match(_unwrapped(type_name, dialect)))
