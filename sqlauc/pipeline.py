@@ -221,7 +221,7 @@ def _text_in_file(source: Source, column: str, engine: Engine) -> str:
     text = _first_text(source, column, engine)
     if text is None:
         return ""
-    hint = sources.csv_text_hint(source, text)
+    hint = sources.csv_text_hint(source, text, text_column=column)
     return f": it holds text such as {text!r}{'; ' + hint if hint else ''}"
 
 

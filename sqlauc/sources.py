@@ -260,29 +260,60 @@ _MISSING_MARKERS = frozenset(
 )  # fmt: skip
 
 
+#: A number written as a percentage (``67.2%``, ``-5 %``).
+_PERCENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\s*%")
+
+
+def query_hint(sql: str) -> str:
+    """``sql`` as the Python text of a :class:`Query` a hint suggests: a Python string
+    literal (``repr``), correct whatever quotes the SQL holds (a path such as ``a"b.csv``)."""
+    return f"sqlauc.Query({sql!r})"
+
+
 def _query_hint(path: str, option: str) -> str:
-    return (
-        'with a Query (--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-        f'read_csv({path}, {option})")'
+    return "with a Query (--query on the command line), e.g. " + query_hint(
+        f"SELECT * FROM read_csv({path}, {option})"
     )
 
 
-def csv_text_hint(source: Source, text: str, column: str | None = None) -> str:
+def _percent_hint(path: str, column: str) -> str:
+    """The read of a CSV file whose ``column`` holds percentages (``67.2%``): the column read
+    as text and each value converted to a fraction (``0.672``); the identifier and the string
+    literals are quoted by sqlglot."""
+    name = exp.to_identifier(column).sql(dialect="duckdb")  # quoted where it must be
+    percent = exp.Literal.string("%").sql(dialect="duckdb")
+    as_text = "types = {" + exp.Literal.string(column).sql(dialect="duckdb") + ": 'VARCHAR'}"
+    sql = (
+        f"SELECT * REPLACE (CAST(rtrim({name}, {percent}) AS DOUBLE) / 100 AS {name}) "
+        f"FROM read_csv({path}, {as_text})"
+    )
+    return (
+        f"it looks like a percentage: read column {column!r} as a fraction (67.2% -> 0.672) "
+        "with a Query (--query on the command line), e.g. " + query_hint(sql)
+    )
+
+
+def csv_text_hint(
+    source: Source, text: str, column: str | None = None, *, text_column: str | None = None
+) -> str:
     """How to read a CSV file's text value ``text`` found where a number was expected; empty
     for any other source.
 
     - a number with a decimal comma (``0,693``): ``decimal_separator = ','``;
     - a number with thousands separators and a decimal point (``6,720.5``): ``thousands = ','``;
+    - a percentage (``67.2%``) in ``column`` or ``text_column``: that column read as text and
+      converted, ``CAST(rtrim(column, '%') AS DOUBLE) / 100``;
     - a missing-value marker (``NA``, ``null``, ``-``, ...): ``nullstr``; pandas' ``read_csv``
       reads ``NA``, ``null``, ``N/A`` ... as missing by default;
     - other text in ``column``, a column DuckDB typed as a number from the file's first rows
       (a user id ``u_abc`` after 20,480 numeric ids): the column read as text,
       ``types = {'column': 'VARCHAR'}``, or ``nullstr`` for a marker the list above does not
       know (a score or weight column must hold numbers);
-    - other text without a column (a column already typed as text): ``nullstr``.
+    - other text without a column (``text_column``, a column already typed as text):
+      ``nullstr``.
 
     Each is a ``read_csv`` query over the file to pass as a :class:`Query` (``--query`` on the
-    command line).
+    command line), printed as Python text (:func:`query_hint`).
     """
     call = csv_call(source)
     if call is None:
@@ -296,6 +327,9 @@ def csv_text_hint(source: Source, text: str, column: str | None = None) -> str:
         return "it looks like a number written with thousands separators: read the file " + (
             _query_hint(path, "thousands = ','")
         )
+    named = column if column is not None else text_column
+    if named is not None and _PERCENT.fullmatch(text.strip()):
+        return _percent_hint(path, named)
     marker = exp.Literal.string(text).sql(dialect="duckdb")
     nullstr = f"nullstr = ['', {marker}]"
     if column is None or text.strip().lower() in _MISSING_MARKERS:

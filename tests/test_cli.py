@@ -7,6 +7,7 @@ skipped when unreachable, except under ``CI=true`` where it fails).
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -748,6 +749,27 @@ def test_csv_text_ids_after_numeric_ids_hint_works_on_the_command_line(tmp_path,
         len(p) for p in parts
     )
     assert got == pytest.approx(expected, abs=ATOL)
+
+
+@pytest.mark.parametrize("name", ["percent.csv", "we\"ird's.csv"])
+def test_csv_percent_hint_works_on_the_command_line(tmp_path, capsys, monkeypatch, name):
+    """Scores written as '67.2%': the error names a Query converting them (it said nullstr,
+    which drops every score); the printed sqlauc.Query(...) is Python text, whatever quotes
+    the file name holds, and its SQL given to --query gives scikit-learn's AUC."""
+    rng = np.random.default_rng(21)
+    y = (rng.random(300) < 0.5).astype(int)
+    s = np.round((rng.random(300) + 0.3 * y) * 70, 1)
+    pd.DataFrame({"label": y, "score": [f"{v}%" for v in s]}).to_csv(tmp_path / name,
+                                                                     index=False)  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["auc", name]) == 1
+    err = capsys.readouterr().err
+    assert "percentage" in err and "nullstr" not in err, err
+    printed = err.split("sqlauc.Query(", 1)[1].strip()
+    query = ast.literal_eval(printed[: printed.rindex(")")])
+    assert cli.main(["auc", "--query", query, "--format", "json"]) == 0
+    got = as_json(capsys.readouterr().out)[0]["auc"]
+    assert got == pytest.approx(roc_auc_score(y, s), abs=ATOL)
 
 
 def test_demo_folder_is_ignored_by_git():

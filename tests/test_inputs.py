@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import gzip
 import math
 import pathlib
 import re
@@ -849,6 +851,17 @@ def test_csv_empty_file_says_it_is_empty(tmp_path, text):
         sqlauc.auc(None, path)
 
 
+@pytest.mark.parametrize("text", [b"", b"\n\n"], ids=["empty", "blank lines"])
+def test_csv_gzipped_empty_file_says_it_is_empty(tmp_path, text):
+    # an empty .csv.gz (~20 bytes) was judged by its compressed bytes: "label column 'label'
+    # not found ...; the columns are: 'column0'"
+    path = tmp_path / "empty.csv.gz"
+    with gzip.open(path, "wb") as handle:
+        handle.write(text)
+    with pytest.raises(sqlauc.DataError, match=r"empty\.csv\.gz' is empty: no header and no rows"):
+        sqlauc.auc(None, path)
+
+
 def test_csv_header_only_is_an_empty_input(tmp_path):
     # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
     path = tmp_path / "empty.csv"
@@ -873,6 +886,67 @@ def test_csv_decimal_comma_is_named_in_the_error(tmp_path):
     assert sqlauc.auc(None, sqlauc.Query(suggested)) == pytest.approx(
         roc_auc_score(frame["label"], frame["score"]), abs=TOL
     )
+
+
+def _hinted_query(message: str) -> sqlauc.Query:
+    """The Query a CSV hint prints, read as the Python text it is (``sqlauc.Query('...')``)."""
+    text = message.split("sqlauc.Query(", 1)[1]
+    literal = text[: text.rindex(")")]
+    return sqlauc.Query(ast.literal_eval(literal))
+
+
+def _percent_file(path: pathlib.Path, column: str, late: bool) -> pd.DataFrame:
+    """A CSV of labels and scores written as percentages ('67.2%') in ``column``; ``late``:
+    the '%' left out for DuckDB's 20,480-row type sample, written after it. Returns the file
+    as pandas reads it, every value of the column read as a percentage (a fraction)."""
+    rng = np.random.default_rng(17)
+    n = 21_000 if late else 400
+    y = (rng.random(n) < 0.45).astype(int)
+    s = np.round((rng.random(n) + 0.25 * y) * 80, 1)
+    cells = [f"{v}" if late and i < 20_500 else f"{v}%" for i, v in enumerate(s)]
+    pd.DataFrame({"label": y, column: cells}).to_csv(path, index=False)
+    frame = pd.read_csv(path, dtype={column: str})
+    frame[column] = frame[column].str.rstrip("%").astype(float) / 100
+    return frame
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["text column", "after the type sample"])
+def test_csv_percentages_are_named_in_the_error(tmp_path, late):
+    # '67.2%' scores made the column text (or, after DuckDB's type sample, failed its cast),
+    # and the hint offered to read '67.2%' as a missing-value marker (every such score
+    # dropped); it names the percentages and a Query converting them, which gives pandas'
+    # values' AUC (scikit-learn)
+    path = tmp_path / "percent.csv"
+    frame = _percent_file(path, "score", late)
+    with pytest.raises(sqlauc.DataError, match="looks like a percentage") as info:
+        sqlauc.auc(None, path)
+    assert "nullstr" not in str(info.value)
+    got = sqlauc.auc(None, _hinted_query(str(info.value)))
+    assert got == pytest.approx(roc_auc_score(frame["label"], frame["score"]), abs=TOL)
+
+
+@pytest.mark.parametrize("name", ['a"b.csv', "it's.csv", "both\"'.csv"])
+def test_csv_hint_query_is_quoted_for_a_path_with_quotes(tmp_path, name):
+    # the hint printed sqlauc.Query("SELECT * FROM read_csv('a"b.csv', ...)"): a double quote
+    # in the path ended the Python string; the Query is printed as a Python literal, and
+    # followed literally it reads the file (a score column named with quotes too)
+    path = tmp_path / name
+    column = "p\"ct's"
+    frame = _percent_file(path, column, late=False)
+    with pytest.raises(sqlauc.DataError, match="looks like a percentage") as info:
+        sqlauc.auc(None, path, score=column)
+    got = sqlauc.auc(None, _hinted_query(str(info.value)), score=column)
+    assert got == pytest.approx(roc_auc_score(frame["label"], frame[column]), abs=TOL)
+    # the other hints too: decimal commas
+    comma = tmp_path / ("comma_" + name)
+    comma.write_text("label,score\n" + "".join(
+        f'{a},"{b:.3f}"\n'.replace(".", ",") for a, b in zip(frame["label"], frame[column],
+                                                           strict=True)))  # fmt: skip
+    with pytest.raises(sqlauc.DataError, match="decimal comma") as info:
+        sqlauc.auc(None, comma)
+    got = sqlauc.auc(None, _hinted_query(str(info.value)))
+    expected = pd.read_csv(comma, decimal=",")
+    assert got == pytest.approx(roc_auc_score(expected["label"], expected["score"]), abs=TOL)
 
 
 def test_csv_thousands_separators_are_named_in_the_error(tmp_path):

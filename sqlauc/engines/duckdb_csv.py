@@ -18,7 +18,9 @@ as DuckDB reads them.
 
 from __future__ import annotations
 
+import gzip
 import os
+import zlib
 from typing import Any
 
 import duckdb
@@ -44,23 +46,30 @@ def _files(con: Any, path: exp.Expr) -> list[str]:
         return []
 
 
+#: A file larger than this (compressed or not) is not empty.
+_SMALL = 4096
+
+
 def check_not_empty(con: Any, path: exp.Expr, described: list[tuple[str, str]],
                     description: str) -> None:  # fmt: skip
     """Refuse a CSV source whose files are all empty (or blank lines only): DuckDB reads one
     as a single text column ``column0``, and the error was that the label column is not
-    found among the columns ``'column0'``."""
+    found among the columns ``'column0'``. A ``.gz`` file is judged by its decompressed
+    content (an empty ``.csv.gz`` is some 20 bytes); a ``.zst`` file, which the standard
+    library cannot read, is not judged."""
     if described != [("column0", "VARCHAR")]:
         return
     files = _files(con, path)
     for file in files:
+        opener: Any = gzip.open if file.lower().endswith(".gz") else open
         try:
-            if os.path.getsize(file) > 4096:
+            if os.path.getsize(file) > _SMALL or file.lower().endswith(".zst"):
                 return
-            with open(file, "rb") as handle:
-                if handle.read().strip():
+            with opener(file, "rb") as handle:
+                if handle.read(_SMALL + 1).strip():
                     return
-        except OSError:  # a URL, or a file gone: the read reports its own error
-            return
+        except (OSError, EOFError, zlib.error):  # a URL, a file gone or not compressed
+            return  # as named: the read reports its own error
     if files:
         raise DataError(f"{description} is empty: no header and no rows")
 

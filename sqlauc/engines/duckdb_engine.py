@@ -17,7 +17,7 @@ from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine, kept_sorted
 from sqlauc.engines.duckdb_csv import check_comments, check_not_empty, header_names
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
-from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint
+from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint, query_hint
 
 
 def is_duckdb_connection(con: object) -> bool:
@@ -327,8 +327,8 @@ def _file_error(source: Source, err: duckdb.Error) -> str:
         path = call.expressions[0].sql(dialect="duckdb")
         hint = (
             "if it was written as Latin-1 or Windows-1252 (Excel), read it with a Query "
-            '(--query on the command line), e.g. sqlauc.Query("SELECT * FROM '
-            f"read_csv({path}, encoding = 'latin-1')\")"
+            "(--query on the command line), e.g. "
+            + query_hint(f"SELECT * FROM read_csv({path}, encoding = 'latin-1')")
         )
     text = text.rstrip(". ") if hint else text
     return f"cannot read {source.description}: {text}" + (f"; {hint}" if hint else "")
