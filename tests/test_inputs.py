@@ -862,6 +862,20 @@ def test_csv_gzipped_empty_file_says_it_is_empty(tmp_path, text):
         sqlauc.auc(None, path)
 
 
+@pytest.mark.parametrize(("suffix", "opener"), [(".bz2", "bz2"), (".xz", "lzma")])
+def test_csv_compression_duckdb_cannot_read_is_named(tmp_path, suffix, opener):
+    # DuckDB's NotImplementedException came through raw, advising compression = 'none'
+    path = tmp_path / f"scores.csv{suffix}"
+    with __import__(opener).open(path, "wb") as handle:
+        handle.write(b"label,score\n0,0.1\n1,0.9\n")
+    with pytest.raises(sqlauc.DataError, match=r"DuckDB reads \.gz and \.zst files, not "):
+        sqlauc.auc(None, path)
+    gz = tmp_path / "scores.csv.gz"  # following the advice reads it
+    with __import__(opener).open(path, "rb") as source, gzip.open(gz, "wb") as target:
+        target.write(source.read())
+    assert sqlauc.auc(None, gz) == 1.0
+
+
 def test_csv_header_only_is_an_empty_input(tmp_path):
     # a header without rows: every column VARCHAR, refused as "has type VARCHAR"
     path = tmp_path / "empty.csv"

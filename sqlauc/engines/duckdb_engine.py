@@ -133,11 +133,16 @@ class DuckDBEngine(Engine):
             if source.kind == "file":
                 raise NotFoundError(f"cannot read {source.description}: {err}") from None
             raise
-        except (duckdb.ConversionException, duckdb.InvalidInputException) as err:
+        except (
+            duckdb.ConversionException,
+            duckdb.InvalidInputException,
+            duckdb.NotImplementedException,
+        ) as err:
             if source.kind != "file":
                 raise
             # a value the CSV reader cannot read as the type it guessed from the first rows
-            # (a late 'NA' among numbers), or a file it cannot parse: the file's problem
+            # (a late 'NA' among numbers), a file it cannot parse, or a compression it cannot
+            # read (.bz2, .xz): the file's problem
             raise DataError(_file_error(source, err)) from None
         except duckdb.Error as err:
             if type(err).__name__ == "ResourceInUseException":
@@ -308,14 +313,18 @@ class DuckDBEngine(Engine):
         return first, result
 
 
+#: The compression DuckDB names when it cannot read a file's (``.bz2``, ``.xz``).
+_UNSUPPORTED_COMPRESSION = re.compile(
+    r'compression type is not supported \(compression type "(\w+)"\)'
+)
 #: The column and the value DuckDB's CSV reader names when it cannot convert a field.
 _UNCONVERTED = re.compile(r'(?:converting column "(.*)"\. )?Could not convert string "(.*?)" to')
 
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
     """DuckDB's error reading a file, on one line, with the CSV reading hint for the value it
-    could not convert and its column (:func:`sqlauc.sources.csv_text_hint`), or for a file
-    that is not UTF-8 (``encoding = 'latin-1'``)."""
+    could not convert and its column (:func:`sqlauc.sources.csv_text_hint`), for a file
+    that is not UTF-8 (``encoding = 'latin-1'``), or for a compression DuckDB cannot read."""
     lines = str(err).split("\n\n")[0].splitlines()
     found = _UNCONVERTED.search(str(err))
     if found:  # the value is named: the line holding it, as long as it is, would hide the hint
@@ -329,6 +338,13 @@ def _file_error(source: Source, err: duckdb.Error) -> str:
             "if it was written as Latin-1 or Windows-1252 (Excel), read it with a Query "
             "(--query on the command line), e.g. "
             + query_hint(f"SELECT * FROM read_csv({path}, encoding = 'latin-1')")
+        )
+    compression = _UNSUPPORTED_COMPRESSION.search(str(err))
+    if compression:  # DuckDB's advice (read it as uncompressed) would read compressed bytes
+        text = lines[0]
+        hint = (
+            f"DuckDB reads .gz and .zst files, not {compression.group(1)}: decompress the file "
+            "first, or compress it with gzip or zstd"
         )
     text = text.rstrip(". ") if hint else text
     return f"cannot read {source.description}: {text}" + (f"; {hint}" if hint else "")
