@@ -276,13 +276,18 @@ def _query_hint(path: str, option: str) -> str:
     )
 
 
+def _as_text(column: str) -> str:
+    """The ``read_csv`` option that reads ``column`` as text (the name quoted by sqlglot)."""
+    return "types = {" + exp.Literal.string(column).sql(dialect="duckdb") + ": 'VARCHAR'}"
+
+
 def _percent_hint(path: str, column: str) -> str:
     """The read of a CSV file whose ``column`` holds percentages (``67.2%``): the column read
     as text and each value converted to a fraction (``0.672``); the identifier and the string
     literals are quoted by sqlglot."""
     name = exp.to_identifier(column).sql(dialect="duckdb")  # quoted where it must be
     percent = exp.Literal.string("%").sql(dialect="duckdb")
-    as_text = "types = {" + exp.Literal.string(column).sql(dialect="duckdb") + ": 'VARCHAR'}"
+    as_text = _as_text(column)
     sql = (
         f"SELECT * REPLACE (CAST(rtrim({name}, {percent}) AS DOUBLE) / 100 AS {name}) "
         f"FROM read_csv({path}, {as_text})"
@@ -337,7 +342,7 @@ def csv_text_hint(
             "in a CSV file a missing value is an empty field: if it marks one, read the file "
             + _query_hint(path, nullstr)
         )
-    as_text = "types = {" + exp.Literal.string(column).sql(dialect="duckdb") + ": 'VARCHAR'}"
+    as_text = _as_text(column)
     return (
         f"DuckDB typed column {column!r} as a number from the file's first rows: read it as "
         f"text {_query_hint(path, as_text)}, or, if {marker} marks a missing value, with "
