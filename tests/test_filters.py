@@ -426,6 +426,57 @@ def test_allowed_filters_match_the_reference(backend, case):
     assert got == pytest.approx(expected, abs=TOL), text
 
 
+#: a stable sample of the rows by a hash of a column, each engine's own hash function (SQLite
+#: has none: arithmetic on the column is its way to sample)
+HASH_SAMPLES = {
+    "duckdb": "hash(v) % 3 = 0",
+    "postgres": "md5(CAST(v AS TEXT)) < '8'",
+    "mysql": "crc32(v) % 3 = 0",
+    "clickhouse": "cityHash64(v) % 3 = 0",
+    "spark": "abs(hash(v)) % 3 = 0",
+    "sqlite": "CAST(v * 1000 AS INTEGER) % 3 = 0",
+}
+
+
+def test_hash_sample_filters_match_the_engines_own_rows(backend):
+    # evaluating on a stable sample of users (hash(user_id) % 10 = 0) is the usual way to cut
+    # a large table down: the engine's hash functions are allowed, and the AUC is that of the
+    # rows the engine itself keeps for the same condition (the hash values are its own)
+    table = table_on(backend)
+    text = HASH_SAMPLES[backend.name]
+    name = backend.table_expr(table[-1] if isinstance(table, tuple) else table)
+    query = f"SELECT label, score FROM {name.sql(dialect=backend.dialect)} WHERE {text}"
+    kept = backend.execute(query)
+    labels = np.array([int(row[0]) for row in kept])
+    scores = np.array([float(row[1]) for row in kept])
+    assert 0.1 * len(FRAME) < len(kept) < 0.9 * len(FRAME), len(kept)  # a real sample
+    assert 0 < labels.sum() < len(labels)
+    got = sqlauc.auc(backend.con, table, where=text)
+    assert got == pytest.approx(brute_auc(labels == 1, scores), abs=TOL), text
+
+
+def test_scalar_functions_of_the_row_are_allowed_on_duckdb(con):
+    # split_part, ascii, isnan/isinf, make_date and the hash functions compute a value from
+    # the row alone: allowed (they used to be refused as reading outside the row)
+    frame = FRAME.assign(tag=FRAME["name"].str.strip() + "," + FRAME["label"].astype(str))
+    con.register("frame_view", frame)
+    con.execute("CREATE TABLE filtered AS SELECT * FROM frame_view")
+    cases = {
+        "split_part(tag, ',', 1) IN ('Alice', 'bob', 'Anna')": frame["name"].isin(
+            ["Alice", "bob", "Anna"]
+        ),
+        "ascii(name) = 65": frame["name"].str.startswith("A"),
+        "NOT isnan(v) AND NOT isinf(v) AND v > 5": frame["v"] > 5,
+        "day >= make_date(2024, 6, 1)": DAY.dt.month >= 6,
+        "length(md5(name)) = 32 AND length(sha256(name)) = 64 AND x > 0": frame["x"] > 0,
+    }
+    for text, keep in cases.items():
+        mask = keep.to_numpy(dtype=bool)
+        expected = brute_auc(frame["label"].to_numpy()[mask] == 1, frame["score"].to_numpy()[mask])
+        got = sqlauc.auc(con, "filtered", where=text)
+        assert got == pytest.approx(expected, abs=TOL), text
+
+
 @pytest.fixture
 def no_queries(monkeypatch):
     """Make every engine adapter fail if it is asked to run anything."""

@@ -19,6 +19,9 @@ DIALECT = Dialect(
     engine_functions=frozenset(
         {
             "toyear",
+            "siphash64",
+            "xxhash64",
+            "murmurhash3_64",
             "toquarter",
             "tomonth",
             "todayofmonth",

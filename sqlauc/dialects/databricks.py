@@ -10,6 +10,6 @@ DIALECT = Dialect(
     sqlalchemy_names=("databricks",),
     install="databricks-sqlalchemy",
     number_types=(r"BYTE|SHORT|LONG",),
-    engine_functions=frozenset({"date_part", "datepart", "now"}),
+    engine_functions=frozenset({"date_part", "datepart", "now", "hash", "xxhash64"}),
     default_method="bucketed",  # distributed, as Spark
 )

@@ -16,7 +16,9 @@ DIALECT = Dialect(
     drivers=("duckdb",),
     sqlalchemy_names=("duckdb",),
     local_data=True,
-    engine_functions=frozenset({"date_part", "datepart", "now", "dayname", "monthname"}),
+    engine_functions=frozenset(
+        {"date_part", "datepart", "now", "dayname", "monthname", "hash", "md5_number"}
+    ),
     sums="split",
     # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
     exact_collation="binary",

@@ -26,7 +26,7 @@ DIALECT = Dialect(
         253: "VARCHAR",
         254: "CHAR",
     },
-    engine_functions=frozenset({"now", "dayname", "monthname"}),
+    engine_functions=frozenset({"now", "dayname", "monthname", "crc32"}),
     strings_folded=(
         "the default collations (utf8mb4_general_ci, utf8mb4_0900_ai_ci) compare 'Yes' = 'yes', "
         "'e' = 'é' and 'yes ' = 'yes' as TRUE, and GROUP BY merges such values"

@@ -9,6 +9,7 @@ DIALECT = Dialect(
     drivers=("psycopg", "psycopg2", "pg8000"),
     sqlalchemy_names=("postgresql",),
     install="psycopg",
+    engine_functions=frozenset({"hashtext"}),
     driver_fallbacks=(("psycopg2", "psycopg2"), ("psycopg", "psycopg")),
     type_codes={
         16: "BOOLEAN",

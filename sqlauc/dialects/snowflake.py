@@ -9,4 +9,5 @@ DIALECT = Dialect(
     drivers=("snowflake",),
     sqlalchemy_names=("snowflake",),
     install="snowflake-sqlalchemy",
+    engine_functions=frozenset({"hash"}),
 )

@@ -7,7 +7,7 @@ DIALECT = Dialect(
     title="Spark SQL",
     tier="executed",
     number_types=(r"BYTE|SHORT|LONG",),
-    engine_functions=frozenset({"date_part", "datepart", "now"}),
+    engine_functions=frozenset({"date_part", "datepart", "now", "hash", "xxhash64"}),
     # distributed: the bucketed formulation's window sums run per score bucket instead of
     # over all distinct scores in one partition (sql/auc_bucketed.sql)
     default_method="bucketed",

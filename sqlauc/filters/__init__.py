@@ -18,18 +18,23 @@ Allowed
       ``MONTH``, ``DAY``, ``HOUR``…, ``DATE_TRUNC``/``TRUNC``, ``DATE(…)``, ``TO_DATE``,
       ``INTERVAL`` arithmetic, ``DATE_ADD``/``DATE_SUB``/``DATEDIFF``/``TIMESTAMPDIFF``,
       ``strftime``/``to_char``/``DATE_FORMAT``/``formatDateTime``, and ``CURRENT_DATE``,
-      ``CURRENT_TIMESTAMP``/``NOW()``, ``LOCALTIMESTAMP``. The clock functions are allowed on
-      purpose: "the last 30 days" is the commonest evaluation window, and the clock reads
-      neither other rows, nor tables, nor the session's settings, has no side effect and is
-      constant within a statement on these engines;
+      ``CURRENT_TIMESTAMP``/``NOW()``, ``LOCALTIMESTAMP``, ``MAKE_DATE``. The clock functions
+      are allowed on purpose: "the last 30 days" is the commonest evaluation window, and the
+      clock reads neither other rows, nor tables, nor the session's settings, has no side
+      effect and is constant within a statement on these engines;
     - string functions (:data:`STRING_FUNCTIONS`): ``LOWER``, ``UPPER``, ``SUBSTRING``/
       ``SUBSTR``, ``TRIM``/``LTRIM``/``RTRIM``, ``LENGTH``/``CHAR_LENGTH``, ``CONCAT``,
       ``CONCAT_WS``, ``||``, ``REPLACE``, ``LEFT``, ``RIGHT``, ``POSITION``/``STRPOS``/
       ``INSTR``/``LOCATE``, ``STARTS_WITH``, ``ENDS_WITH``, ``CONTAINS``, ``INITCAP``,
-      ``REVERSE``;
+      ``REVERSE``, ``SPLIT_PART``, ``ASCII``;
     - null handling and math (:data:`VALUE_FUNCTIONS`): ``COALESCE``/``IFNULL``/``NVL``,
       ``NULLIF``, ``GREATEST``, ``LEAST``, ``ABS``, ``ROUND``, ``FLOOR``, ``CEIL``, ``TRUNC``,
-      ``SIGN``, ``LN``, ``LOG``, ``EXP``, ``SQRT``, ``CBRT``, ``POWER``, ``MOD``;
+      ``SIGN``, ``LN``, ``LOG``, ``EXP``, ``SQRT``, ``CBRT``, ``POWER``, ``MOD``, ``ISNAN``,
+      ``ISINF``;
+    - hash functions (:data:`HASH_FUNCTIONS`), the usual way to evaluate on a stable sample of
+      users (``hash(user_id) % 10 = 0``): ``MD5``, ``SHA``/``SHA2``, ``FARM_FINGERPRINT``,
+      ``cityHash64``, and, by name per dialect, DuckDB's, Spark's and Snowflake's ``hash``,
+      ClickHouse's ``sipHash64``/``xxHash64``, MySQL's ``crc32``, PostgreSQL's ``hashtext``;
     - the few pure scalar functions of an engine that sqlglot does not model (it parses them
       as unknown functions), by name, per dialect
       (:attr:`sqlauc.dialects.Dialect.engine_functions`): DuckDB's and Spark's
@@ -63,6 +68,7 @@ from sqlauc.filters.allowed import (
     ALLOWED_NODES,
     ALLOWED_TYPES,
     DATE_FUNCTIONS,
+    HASH_FUNCTIONS,
     STRING_FUNCTIONS,
     TIME_UNITS,
     VALUE_FUNCTIONS,
@@ -74,6 +80,7 @@ __all__ = [
     "ALLOWED_NODES",
     "ALLOWED_TYPES",
     "DATE_FUNCTIONS",
+    "HASH_FUNCTIONS",
     "STRING_FUNCTIONS",
     "TIME_UNITS",
     "VALUE_FUNCTIONS",

@@ -64,6 +64,7 @@ DATE_FUNCTIONS: tuple[type[exp.Expr], ...] = (
     exp.CurrentTime,
     exp.Localtimestamp,
     exp.Localtime,
+    exp.DateFromParts,
 )
 
 #: String functions.
@@ -85,6 +86,8 @@ STRING_FUNCTIONS: tuple[type[exp.Expr], ...] = (
     exp.StartsWith,
     exp.EndsWith,
     exp.Contains,
+    exp.SplitPart,
+    exp.Ascii,
 )
 
 #: Null handling, conditionals and math.
@@ -107,10 +110,24 @@ VALUE_FUNCTIONS: tuple[type[exp.Expr], ...] = (
     exp.Log,
     exp.Exp,
     exp.Pow,
+    exp.IsNan,
+    exp.IsInf,
+)
+
+#: Hash functions: a fixed-size digest of the row's own values, deterministic, no side effect.
+#: The usual way to evaluate on a stable sample of users (``hash(user_id) % 10 = 0``).
+HASH_FUNCTIONS: tuple[type[exp.Expr], ...] = (
+    exp.MD5,
+    exp.SHA,
+    exp.SHA2,
+    exp.FarmFingerprint,
+    exp.CityHash64,
 )
 
 #: Every scalar function a filter may call (sqlglot expression classes).
-ALLOWED_FUNCTIONS: tuple[type[exp.Expr], ...] = DATE_FUNCTIONS + STRING_FUNCTIONS + VALUE_FUNCTIONS
+ALLOWED_FUNCTIONS: tuple[type[exp.Expr], ...] = (
+    DATE_FUNCTIONS + STRING_FUNCTIONS + VALUE_FUNCTIONS + HASH_FUNCTIONS
+)
 
 #: Types a cast or a typed literal may produce: numbers, strings, booleans, dates and times.
 ALLOWED_TYPES: frozenset[exp.DType] = frozenset(
