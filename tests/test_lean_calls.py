@@ -433,6 +433,36 @@ def test_fetch_frame_puts_sorted_runs_in_order(con, keys):
     assert list(frame[1]) == [row[0] for row in expected]
 
 
+def test_fetch_frame_sorts_interleaved_runs_column_types_intact(con):
+    """Rows that arrive as interleaved runs (two threads' output) are sorted: numeric columns
+    gathered by numpy into writable memory, the others taken by Arrow, every value and type as
+    the Arrow conversion of the ORDER BY query gives it (an unsorted result's conversion)."""
+    engine = DuckDBEngine(con)
+    query = """
+        SELECT
+            CAST(CASE WHEN i % 2 = 0 THEN i ELSE 100 + i END AS BIGINT) AS point,
+            CASE WHEN i % 7 = 0 THEN NULL ELSE i / 3 END AS x,
+            CAST(i * 5 AS INTEGER) AS n,
+            CASE WHEN i % 5 = 0 THEN NULL ELSE i END AS maybe,
+            'r' || i AS name,
+            TIMESTAMPTZ '2024-06-01 00:00:00+00' + to_hours(i) AS at,
+            CAST(i / 8 AS DECIMAL(10, 3)) AS d
+        FROM range(40) AS r(i)
+        ORDER BY i
+    """
+    keep = [1, 2, 3, 4, 5, 6, 0]
+    first, frame = engine.fetch_frame(query, resolve("unused"), keep, order=[0])
+    ordered = con.sql(f"SELECT * FROM ({query}) ORDER BY point").to_arrow_table()
+    expected = ordered.to_pandas()
+    assert first == con.execute(f"SELECT * FROM ({query}) ORDER BY point LIMIT 1").fetchall()[0]
+    for position, column in zip(range(len(keep)), expected.columns[keep], strict=True):
+        got, want = frame[position], expected[column]
+        assert got.dtype == want.dtype, column
+        pd.testing.assert_series_equal(got, want, check_names=False)
+    for position in (0, 1, 6):  # the doubles and integers: memory of their own
+        assert np.asarray(frame[position].array).flags.writeable
+
+
 def test_a_curve_on_duckdb_runs_without_its_order_by_and_comes_back_sorted(con):
     rng = np.random.default_rng(11)
     y = rng.random(N) < 0.3

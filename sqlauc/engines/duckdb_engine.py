@@ -391,18 +391,65 @@ def _frame(
             at = runs[0][0]
             kept = pyarrow.concat_tables([kept.slice(start, stop - start) for start, stop in runs])
         else:
-            import pyarrow.compute as pc
-
-            keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
-            # a stable sort, NULLs at the end (Arrow's default)
-            indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
-            at = indices[0].as_py()
-            kept = kept.take(indices)
+            permutation = _permutation(table, order)
+            at = int(permutation[0])
+            first = tuple(column[at].as_py() for column in table.columns)
+            kept_columns = [kept.column(i) for i in range(kept.num_columns)]
+            del table, kept
+            return first, _taken(kept_columns, permutation)
     first = tuple(column[at].as_py() for column in table.columns) if table.num_rows else ()
     del table
     result = kept.to_pandas(split_blocks=True, self_destruct=True)
     assert isinstance(result, pd.DataFrame)
     return first, result
+
+
+def _permutation(table: Any, order: Sequence[int]) -> Any:
+    """The row numbers of ``table`` sorted by the columns at ``order`` (ascending, stable,
+    NULLs last), a numpy array.
+
+    One integer key without NULLs (a curve's point number) is sorted by numpy's stable sort,
+    a merge sort that finds the runs the rows arrive in: a 2.9M-point curve that DuckDB
+    returns as two interleaved runs (two threads) is ordered in ~14 ms of CPU, against ~68 ms
+    for Arrow's ``sort_indices``. Any other key is Arrow's.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if len(order) == 1:
+        column = table.column(order[0])
+        if pa.types.is_integer(column.type) and not column.null_count:
+            return np.argsort(column.to_numpy(), kind="stable")
+    keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
+    # a stable sort, NULLs at the end (Arrow's default)
+    indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
+    return indices.to_numpy()
+
+
+def _taken(columns: list[Any], permutation: Any) -> pd.DataFrame:
+    """The Arrow ``columns`` in the row order ``permutation``, as a DataFrame (columns
+    labelled 0, 1, ...).
+
+    A floating-point column, or an integer column without NULLs, is gathered by numpy into
+    memory of its own, what pandas would hold (NaN for a NULL double; the caller may write
+    to it, so the curve needs no further copy); any other column is taken by Arrow and
+    converted as :meth:`pyarrow.Table.to_pandas` converts it. On a 2.9M-point curve: ~50 ms
+    instead of ~97 ms for Arrow's take, the conversion and the copy.
+    """
+    import pyarrow as pa
+
+    out: dict[int, Any] = {}
+    for name, column in enumerate(columns):
+        numeric = pa.types.is_floating(column.type) or (
+            pa.types.is_integer(column.type) and not column.null_count
+        )
+        if numeric:
+            out[name] = column.to_numpy()[permutation]
+        else:
+            table = pa.table({"c": column.take(pa.array(permutation))})
+            out[name] = table.to_pandas(split_blocks=True, self_destruct=True)["c"]
+    return pd.DataFrame(out, copy=False)
 
 
 #: At most this many sorted runs are put in order by slicing (a query's output arrives as
