@@ -42,20 +42,52 @@ WITH running AS (
 ),
 totals AS (
     SELECT
-        SUM(pos_w * COALESCE(neg_above, 0.0)) AS wrong_across,
-        SUM(pos_w * neg_w) AS within_pairs,
-        SUM(CASE WHEN pos_low > neg_high THEN pos_w * neg_w ELSE 0.0 END) AS sure_right,
-        SUM(CASE WHEN pos_high < neg_low THEN pos_w * neg_w ELSE 0.0 END) AS sure_wrong,
-        SUM(
-            CASE
-                WHEN pos_low = pos_high AND neg_low = neg_high AND pos_low = neg_low
-                THEN pos_w * neg_w
-                ELSE 0.0
-            END
-        ) AS sure_tied,
+        CASE WHEN :weighted = 1
+            THEN SUM(pos_w * COALESCE(neg_above, 0.0) ORDER BY pos_w * COALESCE(neg_above, 0.0))
+            ELSE SUM(pos_w * COALESCE(neg_above, 0.0))
+        END AS wrong_across,
+        CASE WHEN :weighted = 1
+            THEN SUM(pos_w * neg_w ORDER BY pos_w * neg_w)
+            ELSE SUM(pos_w * neg_w)
+        END AS within_pairs,
+        CASE WHEN :weighted = 1
+            THEN SUM(
+                CASE WHEN pos_low > neg_high THEN pos_w * neg_w ELSE 0.0 END
+                ORDER BY CASE WHEN pos_low > neg_high THEN pos_w * neg_w ELSE 0.0 END
+            )
+            ELSE SUM(CASE WHEN pos_low > neg_high THEN pos_w * neg_w ELSE 0.0 END)
+        END AS sure_right,
+        CASE WHEN :weighted = 1
+            THEN SUM(
+                CASE WHEN pos_high < neg_low THEN pos_w * neg_w ELSE 0.0 END
+                ORDER BY CASE WHEN pos_high < neg_low THEN pos_w * neg_w ELSE 0.0 END
+            )
+            ELSE SUM(CASE WHEN pos_high < neg_low THEN pos_w * neg_w ELSE 0.0 END)
+        END AS sure_wrong,
+        CASE WHEN :weighted = 1
+            THEN SUM(
+                CASE
+                    WHEN pos_low = pos_high AND neg_low = neg_high AND pos_low = neg_low
+                    THEN pos_w * neg_w
+                    ELSE 0.0
+                END
+                ORDER BY CASE
+                    WHEN pos_low = pos_high AND neg_low = neg_high AND pos_low = neg_low
+                    THEN pos_w * neg_w
+                    ELSE 0.0
+                END
+            )
+            ELSE SUM(
+                CASE
+                    WHEN pos_low = pos_high AND neg_low = neg_high AND pos_low = neg_low
+                    THEN pos_w * neg_w
+                    ELSE 0.0
+                END
+            )
+        END AS sure_tied,
         COUNT(CASE WHEN bin_high >= low_above THEN 1 END) AS nonmonotone_bins,
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS positives,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS negatives
     FROM running
 ),
 bounds AS (

@@ -15,8 +15,8 @@
 WITH totals AS (
     SELECT
         SUM(area_term ORDER BY area_term) AS area,
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS positives,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS negatives
     FROM roc_segments
 )
 SELECT

@@ -31,7 +31,8 @@ SELECT
     MAX(binned_score) AS score_high,
     MAX(binned_score) AS score,
     COUNT(*) AS n_rows,
-    CASE WHEN :weighted = 1 THEN SUM(weight) ELSE CAST(COUNT(*) AS DOUBLE) END AS w,
+    CASE WHEN :weighted = 1 THEN SUM(weight ORDER BY weight) ELSE CAST(COUNT(*) AS DOUBLE) END
+        AS w,
     CASE WHEN :weighted = 1
         THEN COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END)
         ELSE CAST(0 AS BIGINT)

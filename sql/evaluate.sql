@@ -15,9 +15,12 @@
 -- expression of auc.sql, so it equals sqlauc.auc bit for bit; theta only centres the placements.
 --   auc_se = sqrt(Var); auc_low/high = theta -/+ :z auc_se, each clipped to [0, 1] (pROC's rule).
 -- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite). Reproducible digits:
--- theta is computed as auc is, from sums of halves of whole numbers (exact in any order with
--- frequency weights), and the sums of non-integer terms (pos_ss, neg_ss, the area) are ordered
--- sums (SUM(x ORDER BY x), kept or rewritten per dialect: Dialect.sums). Weights are frequency
+-- the same bits at any thread count. Unweighted, U', P and N are sums of halves of whole
+-- numbers (exact in any order); weighted, they and the sums of non-integer terms (pos_ss,
+-- neg_ss, the area) are ordered sums (SUM(x ORDER BY x), kept or rewritten per dialect:
+-- Dialect.sums). theta, which only centres the placements, is the largest of a running sum of
+-- U' over the scores (its last: the terms are >= 0), not SUM(...) OVER (), whose DOUBLE sum
+-- DuckDB adds in the order its threads finish. Weights are frequency
 -- weights (a weight-k row is k rows). Undefined values are NULL: one class -> auc NULL;
 -- P = 1 or N = 1 -> auc_se/low/high NULL (NULLIF guards every division). SQRT reads Var only
 -- where it is >= 0 (NULL otherwise): a negative or fractional weight (P or N in (0, 1)) can make
@@ -35,12 +38,19 @@ WITH placed AS (
         (pos_ge - 0.5 * pos_w) / NULLIF(p_total, 0) AS v01
     FROM roc_segments
 ),
+wrong_running AS (
+    SELECT
+        *,
+        SUM(pos_w * (neg_ge - 0.5 * neg_w)) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS wrong_ge
+    FROM placed
+),
 centred AS (
     SELECT
         *,
-        (p_total * n_total - SUM(pos_w * (neg_ge - 0.5 * neg_w)) OVER ())
-            / NULLIF(p_total * n_total, 0) AS theta
-    FROM placed
+        (p_total * n_total - MAX(wrong_ge) OVER ()) / NULLIF(p_total * n_total, 0) AS theta
+    FROM wrong_running
 ),
 terms AS (
     SELECT
@@ -51,9 +61,12 @@ terms AS (
 ),
 totals AS (
     SELECT
-        SUM(pos_w * (neg_ge - neg_w / 2.0)) AS u_complement,
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives,
+        CASE WHEN :weighted = 1
+            THEN SUM(pos_w * (neg_ge - neg_w / 2.0) ORDER BY pos_w * (neg_ge - neg_w / 2.0))
+            ELSE SUM(pos_w * (neg_ge - neg_w / 2.0))
+        END AS u_complement,
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS positives,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS negatives,
         SUM(pos_sq ORDER BY pos_sq) AS pos_ss,
         SUM(neg_sq ORDER BY neg_sq) AS neg_ss,
         CASE WHEN :partial = 1 THEN SUM(area_term ORDER BY area_term) END AS area

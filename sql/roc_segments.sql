@@ -7,7 +7,10 @@
 -- where the composer adds the keys to every window and projection). Per distinct score s,
 -- highest first: pos_ge, neg_ge the positive and negative weight at or above s (a DESC
 -- running sum over distinct scores, so ROWS = RANGE and the sum is deterministic), p_total,
--- n_total the class totals. After s the ROC point is (FPR, TPR) = (neg_ge / N, pos_ge / P);
+-- n_total the class totals: the largest running sum (the last, weights being >= 0), not
+-- SUM(...) OVER () of the partition, whose DOUBLE sum DuckDB adds in the order its threads
+-- finish (tests/test_reproducible.py: fractional weights changed the last digits of
+-- evaluate's and the partial AUC's results with the thread count). After s the ROC point is (FPR, TPR) = (neg_ge / N, pos_ge / P);
 -- the segment ending at s starts at ((neg_ge - neg_w) / N, (pos_ge - pos_w) / P), so no LAG
 -- is needed: x0, y0 -> x1, y1 (a tied group is one diagonal segment: ties 1/2). NULL where a
 -- class is absent (NULLIF guards every division). With :partial = 1, area_term is the
@@ -25,10 +28,15 @@ WITH running AS (
         ) AS pos_ge,
         SUM(neg_w) OVER (
             ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_ge,
-        SUM(pos_w) OVER () AS p_total,
-        SUM(neg_w) OVER () AS n_total
+        ) AS neg_ge
     FROM score_counts
+),
+class_totals AS (
+    SELECT
+        *,
+        MAX(pos_ge) OVER () AS p_total,
+        MAX(neg_ge) OVER () AS n_total
+    FROM running
 ),
 segments AS (
     SELECT
@@ -37,7 +45,7 @@ segments AS (
         neg_ge / NULLIF(n_total, 0) AS x1,
         (pos_ge - pos_w) / NULLIF(p_total, 0) AS y0,
         pos_ge / NULLIF(p_total, 0) AS y1
-    FROM running
+    FROM class_totals
 )
 SELECT
     *,

@@ -17,7 +17,10 @@ DuckDB gets as exact DECIMAL(38, 0) sums of the values' bits (``Dialect.sums == 
 sqlauc/dialects/adapt.py). The weighted ROC curve over rows takes running window sums of
 DOUBLEs: it sorts tied rows by their weight too (sql/roc_steps_rows.sql), so every run adds the
 same numbers in the same order (before that, tied rows came out of the sort in any order and
-its last digits changed).
+its last digits changed). A sum over a window's whole partition (``SUM(x) OVER ()``) is added
+in thread order too: the class totals of sql/roc_segments.sql and evaluate's centring theta are
+the largest (the last) of running sums over the scores instead (before, fractional weights
+changed the last digits of evaluate, the partial AUC and the weighted binned bounds).
 
 chdb (ClickHouse) is checked with ``max_threads`` 1, 2 and 4, 5 runs each: AUC and GAUC (weighted
 or not) and the weighted ROC curve, grouped and over rows.
@@ -72,6 +75,10 @@ def _bits(value: Any) -> Any:
     if isinstance(value, sqlauc.GAUCResult):
         diag = value.diagnostics
         return tuple(float(v).hex() for v in (value.gauc, diag.positives, diag.negatives))
+    if isinstance(value, sqlauc.AUCResult):
+        diag = value.diagnostics
+        fields = (value.auc, value.auc_low_bound, value.auc_high_bound)
+        return tuple(float(v).hex() for v in (*fields, diag.positives, diag.negatives))
     return float(value).hex()
 
 
@@ -108,6 +115,32 @@ CASES = [
             c, "t", scores=("tied",), by="day", metrics=("average_precision",), ci=None
         ),
         id="evaluate-average_precision",
+    ),
+    # fractional weights over continuous scores: the class totals and theta were window sums
+    # over the partition (SUM(...) OVER ()), and evaluate's U', P and N plain sums, whose last
+    # digits changed with the thread count; the binned counts summed the weights per bin
+    _case(
+        lambda c: sqlauc.evaluate(
+            c, "t", scores=("score", "tied"), by="day", weight="w", ci=None, max_fpr=0.2
+        ),
+        id="evaluate-weighted-fractional",
+    ),
+    _case(
+        lambda c: sqlauc.evaluate(
+            c,
+            "t",
+            scores=("score",),
+            weight="w",
+            ci=None,
+            metrics=("average_precision", "gauc"),
+            group="grp",
+        ),
+        id="evaluate-weighted-metrics",
+    ),
+    _case(lambda c: sqlauc.auc(c, "t", score="score", weight="w", max_fpr=0.3), id="auc-partial"),
+    _case(
+        lambda c: sqlauc.compute("auc", c, "t", score="score", weight="w", method="binned"),
+        id="auc-binned-weighted",
     ),
     _case(lambda c: sqlauc.compare(c, "t", scores=("tied", "tied3"), by="day"), id="compare"),
     _case(

@@ -43,10 +43,14 @@ WITH sqlauc_input AS (
   SELECT
     *,
     SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS pos_ge,
-    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge,
-    SUM(pos_w) OVER () AS p_total,
-    SUM(neg_w) OVER () AS n_total
+    SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS neg_ge
   FROM score_counts
+), class_totals AS (
+  SELECT
+    *,
+    MAX(pos_ge) OVER () AS p_total,
+    MAX(neg_ge) OVER () AS n_total
+  FROM running
 ), segments AS (
   SELECT
     *,
@@ -58,7 +62,7 @@ WITH sqlauc_input AS (
       pos_ge - pos_w
     ) AS DOUBLE) / NULLIF(p_total, 0) AS y0,
     CAST(pos_ge AS DOUBLE) / NULLIF(p_total, 0) AS y1
-  FROM running
+  FROM class_totals
 ), roc_segments AS (
   SELECT
     *,

@@ -121,10 +121,14 @@ WITH sqlauc_input AS (
       PARTITION BY by_1, model
       ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS neg_ge,
-    SUM(pos_w) OVER (PARTITION BY by_1, model) AS p_total,
-    SUM(neg_w) OVER (PARTITION BY by_1, model) AS n_total
+    ) AS neg_ge
   FROM score_counts
+), class_totals AS (
+  SELECT
+    *,
+    MAX(pos_ge) OVER (PARTITION BY by_1, model) AS p_total,
+    MAX(neg_ge) OVER (PARTITION BY by_1, model) AS n_total
+  FROM running
 ), segments AS (
   SELECT
     *,
@@ -136,7 +140,7 @@ WITH sqlauc_input AS (
       pos_ge - pos_w
     ) AS FLOAT) / NULLIF(p_total, 0) AS y0,
     CAST(pos_ge AS FLOAT) / NULLIF(p_total, 0) AS y1
-  FROM running
+  FROM class_totals
 ), roc_segments AS (
   SELECT
     *
@@ -151,15 +155,24 @@ WITH sqlauc_input AS (
       pos_ge - 0.5 * pos_w
     ) AS FLOAT) / NULLIF(p_total, 0) AS v01
   FROM roc_segments
+), wrong_running AS (
+  SELECT
+    *,
+    SUM(pos_w * (
+      neg_ge - 0.5 * neg_w
+    )) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS wrong_ge
+  FROM placed
 ), centred AS (
   SELECT
     *,
     CAST((
-      p_total * n_total - SUM(pos_w * (
-        neg_ge - 0.5 * neg_w
-      )) OVER (PARTITION BY by_1, model)
+      p_total * n_total - MAX(wrong_ge) OVER (PARTITION BY by_1, model)
     ) AS FLOAT) / NULLIF(p_total * n_total, 0) AS theta
-  FROM placed
+  FROM wrong_running
 ), terms AS (
   SELECT
     *,

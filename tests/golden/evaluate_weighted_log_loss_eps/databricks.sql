@@ -103,10 +103,14 @@ WITH sqlauc_input AS (
       PARTITION BY model
       ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS neg_ge,
-    SUM(pos_w) OVER (PARTITION BY model) AS p_total,
-    SUM(neg_w) OVER (PARTITION BY model) AS n_total
+    ) AS neg_ge
   FROM score_counts
+), class_totals AS (
+  SELECT
+    *,
+    MAX(pos_ge) OVER (PARTITION BY model) AS p_total,
+    MAX(neg_ge) OVER (PARTITION BY model) AS n_total
+  FROM running
 ), segments AS (
   SELECT
     *,
@@ -118,7 +122,7 @@ WITH sqlauc_input AS (
       pos_ge - pos_w
     ) / NULLIF(p_total, 0) AS y0,
     pos_ge / NULLIF(p_total, 0) AS y1
-  FROM running
+  FROM class_totals
 ), roc_segments AS (
   SELECT
     *
@@ -133,15 +137,24 @@ WITH sqlauc_input AS (
       pos_ge - 0.5 * pos_w
     ) / NULLIF(p_total, 0) AS v01
   FROM roc_segments
+), wrong_running AS (
+  SELECT
+    *,
+    SUM(pos_w * (
+      neg_ge - 0.5 * neg_w
+    )) OVER (
+      PARTITION BY model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS wrong_ge
+  FROM placed
 ), centred AS (
   SELECT
     *,
     (
-      p_total * n_total - SUM(pos_w * (
-        neg_ge - 0.5 * neg_w
-      )) OVER (PARTITION BY model)
+      p_total * n_total - MAX(wrong_ge) OVER (PARTITION BY model)
     ) / NULLIF(p_total * n_total, 0) AS theta
-  FROM placed
+  FROM wrong_running
 ), terms AS (
   SELECT
     *,
