@@ -616,6 +616,9 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
 #: that failed is run again with rescaled weights only when its largest weight (times the
 #: rows) lies beyond these powers of two
 _SCALE_SUSPECT = 400
+#: the binary exponent of P * N (the class totals' product) within which the products of
+#: weighted sums are normal DOUBLEs, well inside 2 ** +-1022
+_PRODUCT_RANGE = 900
 
 
 def _scaled(plan_: Plan, exponent: int) -> Plan:
@@ -665,7 +668,8 @@ def run_rescaling(plan_: Plan, engine: Engine) -> Evaluated:
     """:func:`run`, again with every weight multiplied by a power of two (exact) when the
     products of weighted sums left the DOUBLE range: ``P * N`` is 1e600 for weights of 1e300
     (0 for 1e-300), which gives the metric's scale-free ratio (:attr:`MetricSpec.scale_free`,
-    the AUC) as NULL or NaN, or an error on engines that raise on overflow. The class totals
+    the AUC) as NULL or NaN (or a wrong finite value: the binned bounds, subnormal products),
+    or an error on engines that raise on overflow. The class totals
     in the diagnostics stay in the weights' own scale."""
     column = plan_.spec.scale_free
     if column is None or plan_.roles.weight is None or plan_.roles.weight_exponent:
@@ -684,13 +688,18 @@ def run_rescaling(plan_: Plan, engine: Engine) -> Evaluated:
             raise err from None
     if not evaluated.defined or len(evaluated.rows) != 1:
         return evaluated
+    positives, negatives = evaluated.diagnostics.positives, evaluated.diagnostics.negatives
+    if not (0 < positives < math.inf and 0 < negatives < math.inf):
+        return evaluated
     value = evaluated.rows[0].get(column)
-    if value is not None and math.isfinite(float(value)):
+    # P * N beyond 2 ** +-_PRODUCT_RANGE: the products of sums overflowed, underflowed or
+    # lost digits in subnormals, even where the ratio still came out finite (the binned
+    # bounds gave 1.0 for weights of 1e300)
+    product = math.frexp(positives)[1] + math.frexp(negatives)[1]
+    in_range = -_PRODUCT_RANGE < product < _PRODUCT_RANGE
+    if in_range and value is not None and math.isfinite(float(value)):
         return evaluated
-    largest = max(evaluated.diagnostics.positives, evaluated.diagnostics.negatives)
-    if not 0 < largest < math.inf:
-        return evaluated
-    exponent = -math.frexp(largest)[1]
+    exponent = -math.frexp(max(positives, negatives))[1]
     with warnings.catch_warnings():  # the first run warned
         warnings.simplefilter("ignore")
         second = run(_scaled(plan_, exponent), engine)
