@@ -67,7 +67,7 @@ def run_metric(
     with open_engine(con, record, function=function) as engine:
         source = source_on(table, engine, function)
         plan = pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect)
-        return pipeline.run(plan, engine)
+        return pipeline.run_rescaling(plan, engine)
 
 
 def compute(

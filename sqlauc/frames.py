@@ -59,7 +59,7 @@ def readable(frame: Any) -> Any:
 def _readable_pandas(frame: pd.DataFrame) -> pd.DataFrame:
     converted: dict[int, pd.Series] = {}
     for position, dtype in enumerate(frame.dtypes):
-        if isinstance(dtype, np.dtype) and dtype.kind in "biufmM":
+        if isinstance(dtype, np.dtype) and dtype.kind in "biufmM" and not _long_double(dtype):
             continue  # the common case, read as it is: no Series is made
         column = frame.iloc[:, position]
         new = _readable_column(column)
@@ -90,12 +90,21 @@ def _readable_column(column: pd.Series) -> pd.Series:
         return column
     if _unscannable(dtype):
         return _as_text(column)
+    if _long_double(dtype):
+        # DuckDB has no 80/128-bit float ("Data type 'float128' not recognized"): its values
+        # as doubles, the nearest (two values closer than a double's precision become a tie)
+        return column.astype(np.float64)
     if isinstance(dtype, pd.ArrowDtype):
         readable = _readable_arrow_type(dtype.pyarrow_dtype)
         return column if readable is None else column.astype(pd.ArrowDtype(readable))
     if isinstance(dtype, np.dtype) and dtype.kind == "O":
         return _readable_objects(column)
     return column
+
+
+def _long_double(dtype: Any) -> bool:
+    """NumPy's extended precision float (``np.longdouble``: float128 or float96)."""
+    return isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize > 8
 
 
 def _unscannable(dtype: Any) -> bool:

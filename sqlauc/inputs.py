@@ -89,6 +89,11 @@ class Roles:
     #: slice columns (evaluate's and compare's ``by``): input columns by_1, by_2, ...
     by: tuple[str, ...] = ()
     by_types: tuple[str, ...] = ()
+    #: the weights are read multiplied by ``2 ** weight_exponent`` (exact: a power of two),
+    #: so a ratio of weighted sums whose products overflow or underflow a DOUBLE (weights of
+    #: 1e200 or 1e-200) is computed at a scale where they do not (see
+    #: :func:`sqlauc.pipeline.run_rescaling`); 0 reads them as they are
+    weight_exponent: int = 0
 
 
 def bool_as_number(value: exp.Expr) -> exp.Expr:
@@ -351,17 +356,24 @@ def label_of_value(
     return LabelRule(value=value, is_null=is_null, equals=equals)
 
 
-def _as_double(name: str, type_name: str, dialect: Dialect) -> exp.Expr:
+def _as_double(name: str, type_name: str, dialect: Dialect, exponent: int = 0) -> exp.Expr:
     """A weight or group weight column as a DOUBLE; a value of unknown type that is not a
     number (SQLite's text, which CAST makes 0.0: a zero weight, an absent row) as +inf, a
-    bad weight (:attr:`~sqlauc.dialects.Dialect.untyped_number`)."""
+    bad weight (:attr:`~sqlauc.dialects.Dialect.untyped_number`); times ``2 ** exponent``
+    when ``exponent`` is not 0 (:attr:`Roles.weight_exponent`)."""
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
     if kind == "bool":
         value = bool_as_number(value)
     elif kind == "unknown" and dialect.untyped_number is not None:
         value = _untyped_number(value, dialect)
-    return exp.Cast(this=value, to=_DOUBLE.copy())
+    double: exp.Expr = exp.Cast(this=value, to=_DOUBLE.copy())
+    if exponent:
+        factor = exp.Cast(
+            this=exp.Literal.number(repr(math.ldexp(1.0, exponent))), to=_DOUBLE.copy()
+        )
+        double = exp.Mul(this=exp.Paren(this=double), expression=factor)
+    return double
 
 
 def _group_columns(roles: Roles, needed: set[str], dialect: Dialect) -> list[exp.Expr]:
@@ -448,7 +460,7 @@ def build(
         projections.append(exp.alias_(score, "score", copy=False))
     if "weight" in needed:
         weight = (
-            _as_double(roles.weight, roles.weight_type, dialect)
+            _as_double(roles.weight, roles.weight_type, dialect, roles.weight_exponent)
             if roles.weight is not None
             else exp.Cast(this=exp.Literal.number(1), to=_DOUBLE.copy())
         )

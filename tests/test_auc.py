@@ -557,3 +557,32 @@ def test_auto_picks_rows_for_mostly_distinct_scores(con):
     frame, y, s = _large(7, 20_000, decimals=2)
     load(con, "big", frame)
     assert sqlauc.compute("auc", con, "big").method == "grouped"
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-160, 1e200, 1e300])
+def test_weights_whose_products_leave_the_double_range(backend, scale):
+    """Weights of 1e200 (or 1e-200): P * N overflows (underflows) a DOUBLE, which gave NaN
+    (DuckDB, ClickHouse), a raw TypeError (SQLite's and MariaDB's NULL) or the engine's
+    overflow error (PostgreSQL, MariaDB), and wrong binned bounds; the AUC is a ratio that the
+    weights' scale does not change, so it is scikit-learn's, and the diagnostics keep the
+    weights' scale."""
+    rng = np.random.default_rng(4)
+    y = np.concatenate([[0, 1], rng.integers(0, 2, 28)])
+    s = np.round(rng.random(30), 2)
+    w = rng.integers(1, 4, 30) * scale
+    table = backend.create(pd.DataFrame({"label": y, "score": s, "w": w}))
+    expected = roc_auc_score(y, s, sample_weight=w)
+    assert expected == pytest.approx(brute_auc(y, s, w / scale), abs=TOL)
+    for method in ("auto", "grouped", "bucketed"):
+        got = sqlauc.auc(backend.con, table, weight="w", method=method)
+        assert got == pytest.approx(expected, abs=TOL), method
+    partial = sqlauc.auc(backend.con, table, weight="w", max_fpr=0.3)
+    assert partial == pytest.approx(
+        roc_auc_score(y, s, sample_weight=w / scale, max_fpr=0.3), abs=TOL
+    )
+    result = sqlauc.compute("auc", backend.con, table, weight="w", method="grouped")
+    assert result.diagnostics.positives == pytest.approx(w[y == 1].sum(), rel=1e-12)
+    assert result.diagnostics.negatives == pytest.approx(w[y == 0].sum(), rel=1e-12)
+    # the binned bounds came out finite but wrong (1.0 and 1.0 for weights of 1e300)
+    binned = sqlauc.compute("auc", backend.con, table, weight="w", method="binned")
+    assert binned.auc_low_bound - TOL <= expected <= binned.auc_high_bound + TOL

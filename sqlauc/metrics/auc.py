@@ -118,6 +118,7 @@ SPEC = MetricSpec(
     shape=shape,
     parameters=(*COMMON_PARAMETERS, "method", "max_fpr", "bins"),
     dialect_default=True,
+    scale_free="auc",
     cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
     examples={
         "auc_grouped": {**_BASE, "method": "grouped"},

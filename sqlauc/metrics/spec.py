@@ -98,6 +98,13 @@ class MetricSpec:
         Method -> the formulation it runs instead on unweighted input when no
         ``distinct_refuses`` option is given: the same numbers from integer sums (evaluate's
         ``"grouped"``: sql/placements_over_scores.sql).
+    scale_free : str, optional
+        The output column holding a ratio of weighted sums, which multiplying every weight by
+        one number does not change (the AUC): when a weighted call with both classes gives it
+        NULL or non-finite, the products of its sums overflowed or underflowed a DOUBLE
+        (weights of 1e200 or 1e-200), and the call runs once more with the weights scaled by
+        a power of two (:func:`sqlauc.pipeline.run_rescaling`); so does a weighted call that
+        the engine refused for such a product (PostgreSQL, MariaDB).
     """
 
     name: str
@@ -126,6 +133,7 @@ class MetricSpec:
     method_options: Mapping[str, str] = field(default_factory=dict)
     keys: Callable[[Options], tuple[str, ...]] | None = None
     unweighted_formulations: Mapping[str, Formulation] = field(default_factory=dict)
+    scale_free: str | None = None
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""
