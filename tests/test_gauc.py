@@ -356,3 +356,32 @@ def test_used_groups_weighing_nothing_is_nan_with_warning(con):
     assert math.isnan(result.gauc)
     assert result.groups_used == 2
     assert result.groups_skipped == 1
+
+
+def test_timezone_aware_nanosecond_groups_stay_apart():
+    # DuckDB scans a pandas datetime64[ns, tz] column as TIMESTAMPTZ (microseconds): request
+    # times 1 ns apart were one group (GAUC 0.444 over 1 group instead of 1/3 over 3)
+    times = pd.to_datetime(
+        [
+            "2024-06-01 12:00:00.000000001",
+            "2024-06-01 12:00:00.000000002",
+            "2024-06-01 12:00:00.000000000",
+        ]
+    ).astype("datetime64[ns]")
+    frame = pd.DataFrame(
+        {
+            "request": times.repeat(2).tz_localize("Europe/Paris"),
+            "label": [1, 0] * 3,
+            "score": [0.1, 0.2, 0.3, 0.4, 0.6, 0.5],
+        }
+    )
+    ref = gauc_reference(frame.assign(y=frame["label"] == 1), group="request", y_pos="y",
+                         score="score")  # fmt: skip
+    assert ref["groups_used"] == 3
+    for method in ("grouped", "rows"):
+        result = sqlauc.gauc(None, frame, group="request", method=method)
+        assert result.groups_used == 3
+        assert result.gauc == pytest.approx(ref["gauc"], abs=TOL)
+        table = sqlauc.group_auc(None, frame, group="request", method=method)
+        assert len(table) == 3
+        assert sorted(table["auc"]) == [0.0, 0.0, 1.0]
