@@ -385,3 +385,29 @@ def test_timezone_aware_nanosecond_groups_stay_apart():
         table = sqlauc.group_auc(None, frame, group="request", method=method)
         assert len(table) == 3
         assert sorted(table["auc"]) == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("zone", [None, "Europe/Paris"])
+def test_nanosecond_group_keys_come_back_exact(con, zone):
+    # DuckDB's fetchall cuts a TIMESTAMP_NS to microseconds: three groups 1 ns apart came
+    # back as three rows keyed 2024-06-01 12:00:00 (datetime64[us]), in fetch order
+    times = pd.to_datetime(
+        [
+            "2024-06-01 12:00:00.000000002",
+            "2024-06-01 12:00:00.000000001",
+            "2024-06-01 12:00:00.000000000",
+        ]
+    ).astype("datetime64[ns]")
+    keys = times if zone is None else times.tz_localize(zone)
+    frame = pd.DataFrame(
+        {"request": keys.repeat(2), "label": [1, 0] * 3, "score": [0.1, 0.2, 0.4, 0.3, 0.6, 0.5]}
+    )
+    sources: list = [frame]
+    if zone is None:  # a table's TIMESTAMPTZ_NS keys come back in the session's time zone
+        sources.append(load(con, "requests", frame))
+    for source in sources:
+        for method in ("grouped", "rows"):
+            table = sqlauc.group_auc(con, source, group="request", method=method)
+            assert table["request"].tolist() == sorted(keys)
+            assert table["request"].dtype == keys.dtype
+            assert table["auc"].tolist() == [1.0, 1.0, 0.0]
