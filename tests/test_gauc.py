@@ -411,3 +411,17 @@ def test_nanosecond_group_keys_come_back_exact(con, zone):
             assert table["request"].tolist() == sorted(keys)
             assert table["request"].dtype == keys.dtype
             assert table["auc"].tolist() == [1.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("method", ["Rows", "binned", 5])
+def test_unknown_method_lists_the_group_metrics_methods(method):
+    # the message listed every metric's methods, 'binned' among them, which gauc refuses
+    frame = pd.DataFrame({"g": [1, 1], "label": [1, 0], "score": [0.1, 0.2]})
+    listing = "'auto', 'grouped', 'rows', 'bucketed', 'rank'"
+    for call in (sqlauc.gauc, sqlauc.group_auc):
+        with pytest.raises(sqlauc.InvalidParameterError, match=f"must be one of {listing}; got"):
+            call(None, frame, group="g", method=method)
+    with pytest.raises(
+        sqlauc.InvalidParameterError, match=f"of sql\\(\\) must be one of {listing}"
+    ):
+        sqlauc.sql("gauc", "t", group="g", method=method)
