@@ -425,3 +425,17 @@ def test_unknown_method_lists_the_group_metrics_methods(method):
         sqlauc.InvalidParameterError, match=f"of sql\\(\\) must be one of {listing}"
     ):
         sqlauc.sql("gauc", "t", group="g", method=method)
+
+
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_zero_group_key_is_positive_zero(con, method):
+    # -0.0 and 0.0 are one group; its key came from whichever row the engine kept, -0.0 on
+    # some runs and 0.0 on others (DuckDB's parallel GROUP BY): now always 0.0
+    frame = pd.DataFrame(
+        {"g": [-0.0, -0.0, 1.0, 1.0], "label": [1, 0, 1, 0], "score": [0.9, 0.1, 0.2, 0.8]}
+    )
+    load(con, "t", frame)
+    for source in (frame, "t"):
+        table = sqlauc.group_auc(con, source, group="g", method=method)
+        assert table["g"].tolist() == [0.0, 1.0]
+        assert not np.signbit(table["g"]).any()
