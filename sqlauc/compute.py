@@ -35,6 +35,14 @@ def source_on(table: Table, engine: Engine, function: str) -> Source:
     return source
 
 
+def check_method(spec: MetricSpec, function: str, method: Any) -> None:
+    """A ``method`` name the metric does not take is refused with the metric's own methods
+    (``gauc(method="Rows")`` listed every metric's, ``'binned'`` among them, which gauc
+    refuses)."""
+    if method is not None and "method" in spec.parameters and method not in spec.methods():
+        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+
+
 def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Options:
     """Validate the options ``function`` was given for metric ``spec`` (before any engine)."""
     unknown = sorted(set(given) - set(spec.parameters))
@@ -45,6 +53,7 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
             "one of this function's parameters (" + ", ".join(spec.parameters) + ")",
             given[unknown[0]],
         )
+    check_method(spec, function, given.get("method"))
     validate(function, given, required=spec.required)
     given = {k: plain_scalar(v) for k, v in given.items()}  # np.float64(0.1) -> 0.1
     names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v

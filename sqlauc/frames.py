@@ -17,6 +17,9 @@ not copied); any other frame is returned as it is.
   and booleans among other numbers as 1/0 (DuckDB refuses ``[0.7, True]``);
 - the types DuckDB does not scan (periods, intervals, complex numbers, and categoricals of
   them): their text, as pandas prints them (a monthly period slices as ``'2024-01'``);
+- a timezone-aware nanosecond column holding an instant that is not a whole microsecond:
+  Arrow's ``timestamp[ns, tz]`` (DuckDB scans the pandas column in microseconds: request
+  times a few nanoseconds apart, one group);
 - half-precision floats (Arrow's ``halffloat``, polars' ``Float16``): single precision, which
   holds every half-precision value exactly;
 - Arrow's 256-bit decimals (BigQuery's BIGNUMERIC in ``to_arrow()``): 128-bit decimals when
@@ -94,6 +97,8 @@ def _readable_column(column: pd.Series) -> pd.Series:
         # DuckDB has no 80/128-bit float ("Data type 'float128' not recognized"): its values
         # as doubles, the nearest (two values closer than a double's precision become a tie)
         return column.astype(np.float64)
+    if isinstance(dtype, pd.DatetimeTZDtype) and _below_microseconds(column):
+        return _nanosecond_instants(column, dtype)
     if isinstance(dtype, pd.ArrowDtype):
         readable = _readable_arrow_type(dtype.pyarrow_dtype)
         return column if readable is None else column.astype(pd.ArrowDtype(readable))
@@ -112,6 +117,26 @@ def _unscannable(dtype: Any) -> bool:
     return isinstance(dtype, (pd.PeriodDtype, pd.IntervalDtype)) or (
         isinstance(dtype, np.dtype) and dtype.kind == "c"
     )
+
+
+def _below_microseconds(column: pd.Series) -> bool:
+    """Whether a datetime column holds an instant that is not a whole microsecond."""
+    if getattr(column.dtype, "unit", None) != "ns":
+        return False
+    nanoseconds = column.array.asi8 % 1000
+    return bool(((nanoseconds != 0) & column.notna().to_numpy()).any())
+
+
+def _nanosecond_instants(column: pd.Series, dtype: pd.DatetimeTZDtype) -> pd.Series:
+    """A timezone-aware nanosecond column as Arrow's ``timestamp[ns, tz]``, which DuckDB scans
+    as TIMESTAMPTZ_NS: it scans the pandas column as TIMESTAMPTZ, in microseconds, so instants
+    a few nanoseconds apart (request times used as a group or slice key) were one value, and
+    their groups one group. Without pyarrow, the column as it is."""
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow is optional
+        return column
+    return column.astype(pd.ArrowDtype(pa.timestamp("ns", tz=str(dtype.tz))))
 
 
 def _as_text(column: pd.Series) -> pd.Series:

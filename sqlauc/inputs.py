@@ -109,7 +109,7 @@ def bool_as_number(value: exp.Expr) -> exp.Expr:
     )
 
 
-def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
+def exact_text(value: exp.Expr, type_name: str, dialect: Dialect, *, key: bool = False) -> exp.Expr:
     """A string column compared and grouped by its exact value: its bytes
     (:attr:`~sqlauc.dialects.Dialect.string_bytes`, UTF-8) where the engine's default
     collation folds case, accents or trailing spaces
@@ -117,9 +117,17 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect) -> exp.Expr:
     ``Yes`` and ``yes`` or the groups ``u1`` and ``U1`` stay two values, as in scikit-learn and
     pandas; ``x COLLATE "binary"`` where a column may declare a collation of its own
     (:attr:`~sqlauc.dialects.Dialect.exact_collation`: DuckDB's and SQLite's ``COLLATE
-    NOCASE``). Any other column is returned as it is."""
+    NOCASE``). Any other column is returned as it is.
+
+    A group or slice ``key`` whose type is not known at all (``type_name`` empty: the SQL of
+    :func:`sqlauc.sql` without a connection) may be a string, so it is grouped by its bytes
+    too where strings are folded: grouping by the bytes of any other type's text is grouping
+    by its value (MariaDB writes a DOUBLE's shortest round-trip digits, ``0.30000000000000004``
+    beside ``0.3``), whereas grouping a string by its folded value merges ``Yes`` and ``yes``.
+    """
     kind = type_kind(type_name, dialect)
-    if dialect.strings_folded is not None and kind == "string":
+    untyped_key = key and type_name == ""
+    if dialect.strings_folded is not None and (kind == "string" or untyped_key):
         return _over(dialect.string_bytes, {"x": value}, dialect)
     untyped = kind == "unknown" and dialect.untyped_number is not None
     if dialect.exact_collation is not None and (collatable(type_name, dialect) or untyped):
@@ -149,7 +157,7 @@ def normalised(name: str, type_name: str, dialect: Dialect, *, numeric: bool) ->
     value: exp.Expr = column(name)
     kind = type_class(type_name, dialect)
     if not numeric:
-        value = exact_text(value, type_name, dialect)
+        value = exact_text(value, type_name, dialect, key=True)
     if kind == "unknown" and numeric and dialect.untyped_number is not None:
         return _untyped_number(value, dialect)
     if kind == "bool" and numeric:

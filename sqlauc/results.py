@@ -213,8 +213,11 @@ def slice_values(values: list[Any], time_zone: str | None = None) -> Any:
     Timezone-aware datetimes are shown in ``time_zone`` (the frame column's zone, see
     :func:`sqlauc.frames.time_zone`), not in the engine session's: a day of Paris is
     ``2024-03-31 00:00+01:00``, not ``2024-03-30 23:00+00:00``. Any other list is returned as
-    it is (pandas infers its dtype).
+    it is (pandas infers its dtype), a float key -0.0 as 0.0: -0.0 and 0.0 are one group,
+    whose key the engine takes from any of its rows (DuckDB's parallel GROUP BY gave -0.0 on
+    some runs and 0.0 on others).
     """
+    values = [0.0 if isinstance(value, float) and value == 0.0 else value for value in values]
     present = [value for value in values if value is not None]
     if time_zone is not None and present and all(_aware(v) for v in present):
         import pandas as pd

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlauc import dialects, pipeline
 from sqlauc import metrics as registry
-from sqlauc.compute import Table, options_for, source_on
+from sqlauc.compute import Table, check_method, options_for, source_on
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import open_engine
 from sqlauc.errors import InvalidParameterError
@@ -140,6 +140,7 @@ def sql(
         unused = "scores" if scores is not None else "by"
         raise invalid(unused, "sql", f"left unset for metric {metric!r}",
                       scores if scores is not None else by)  # fmt: skip
+    check_method(spec, "sql", method)
     validate("sql", values)
     unset = Options()
     for name, value in values.items():  # an option the metric does not take is a mistake

@@ -559,6 +559,44 @@ def test_sql_without_a_connection_reads_a_boolean_label(backend, pos_label):
     assert backend.execute(pasted("gauc", group="d"))[0][0] == pytest.approx(ref["gauc"], abs=TOL)
 
 
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_sql_without_a_connection_keeps_string_groups_apart(backend, method):
+    # without a connection the group column's type is unknown: MariaDB's default collation
+    # merged the groups Yes/yes, e/é and u1/'u1 ' of the pasted gauc and group_auc queries
+    # (GAUC 0.65 over 3 groups instead of 0.375 over 4, 2 single-class groups skipped)
+    frame = pd.DataFrame(
+        {
+            "g": ["Yes", "Yes", "yes", "yes", "é", "é", "e", "e", "u1", "u1 ", "", ""],
+            "label": [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0],
+            "score": [0.9, 0.1, 0.2, 0.8, 0.5, 0.5, 0.3, 0.4, 0.9, 0.1, 0.7, 0.6],
+        }
+    )
+    table = backend.create(frame)
+    ref = gauc_reference(frame.assign(y=frame["label"] == 1), group="g", y_pos="y", score="score")
+    assert (ref["groups_used"], ref["groups_skipped"]) == (5, 2)
+    for group_weight in ("impressions", "uniform"):
+        ref = gauc_reference(
+            frame.assign(y=frame["label"] == 1),
+            group="g",
+            y_pos="y",
+            score="score",
+            group_weight=group_weight,
+        )
+        query = sqlauc.sql(
+            "gauc",
+            table,
+            dialect=backend.dialect,
+            group="g",
+            group_weight=group_weight,
+            method=method,
+        )
+        gauc, used, skipped = backend.execute(query)[0][:3]
+        assert gauc == pytest.approx(ref["gauc"], abs=TOL)
+        assert (used, skipped) == (ref["groups_used"], ref["groups_skipped"])
+    query = sqlauc.sql("group_auc", table, dialect=backend.dialect, group="g", method=method)
+    assert len(backend.execute(query)) == 7
+
+
 def test_local_data_needs_duckdb(backend):
     frame = pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]})
     if backend.name == "duckdb":

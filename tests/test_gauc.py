@@ -356,3 +356,86 @@ def test_used_groups_weighing_nothing_is_nan_with_warning(con):
     assert math.isnan(result.gauc)
     assert result.groups_used == 2
     assert result.groups_skipped == 1
+
+
+def test_timezone_aware_nanosecond_groups_stay_apart():
+    # DuckDB scans a pandas datetime64[ns, tz] column as TIMESTAMPTZ (microseconds): request
+    # times 1 ns apart were one group (GAUC 0.444 over 1 group instead of 1/3 over 3)
+    times = pd.to_datetime(
+        [
+            "2024-06-01 12:00:00.000000001",
+            "2024-06-01 12:00:00.000000002",
+            "2024-06-01 12:00:00.000000000",
+        ]
+    ).astype("datetime64[ns]")
+    frame = pd.DataFrame(
+        {
+            "request": times.repeat(2).tz_localize("Europe/Paris"),
+            "label": [1, 0] * 3,
+            "score": [0.1, 0.2, 0.3, 0.4, 0.6, 0.5],
+        }
+    )
+    ref = gauc_reference(frame.assign(y=frame["label"] == 1), group="request", y_pos="y",
+                         score="score")  # fmt: skip
+    assert ref["groups_used"] == 3
+    for method in ("grouped", "rows"):
+        result = sqlauc.gauc(None, frame, group="request", method=method)
+        assert result.groups_used == 3
+        assert result.gauc == pytest.approx(ref["gauc"], abs=TOL)
+        table = sqlauc.group_auc(None, frame, group="request", method=method)
+        assert len(table) == 3
+        assert sorted(table["auc"]) == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("zone", [None, "Europe/Paris"])
+def test_nanosecond_group_keys_come_back_exact(con, zone):
+    # DuckDB's fetchall cuts a TIMESTAMP_NS to microseconds: three groups 1 ns apart came
+    # back as three rows keyed 2024-06-01 12:00:00 (datetime64[us]), in fetch order
+    times = pd.to_datetime(
+        [
+            "2024-06-01 12:00:00.000000002",
+            "2024-06-01 12:00:00.000000001",
+            "2024-06-01 12:00:00.000000000",
+        ]
+    ).astype("datetime64[ns]")
+    keys = times if zone is None else times.tz_localize(zone)
+    frame = pd.DataFrame(
+        {"request": keys.repeat(2), "label": [1, 0] * 3, "score": [0.1, 0.2, 0.4, 0.3, 0.6, 0.5]}
+    )
+    sources: list = [frame]
+    if zone is None:  # a table's TIMESTAMPTZ_NS keys come back in the session's time zone
+        sources.append(load(con, "requests", frame))
+    for source in sources:
+        for method in ("grouped", "rows"):
+            table = sqlauc.group_auc(con, source, group="request", method=method)
+            assert table["request"].tolist() == sorted(keys)
+            assert table["request"].dtype == keys.dtype
+            assert table["auc"].tolist() == [1.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("method", ["Rows", "binned", 5])
+def test_unknown_method_lists_the_group_metrics_methods(method):
+    # the message listed every metric's methods, 'binned' among them, which gauc refuses
+    frame = pd.DataFrame({"g": [1, 1], "label": [1, 0], "score": [0.1, 0.2]})
+    listing = "'auto', 'grouped', 'rows', 'bucketed', 'rank'"
+    for call in (sqlauc.gauc, sqlauc.group_auc):
+        with pytest.raises(sqlauc.InvalidParameterError, match=f"must be one of {listing}; got"):
+            call(None, frame, group="g", method=method)
+    with pytest.raises(
+        sqlauc.InvalidParameterError, match=f"of sql\\(\\) must be one of {listing}"
+    ):
+        sqlauc.sql("gauc", "t", group="g", method=method)
+
+
+@pytest.mark.parametrize("method", ["grouped", "rows"])
+def test_zero_group_key_is_positive_zero(con, method):
+    # -0.0 and 0.0 are one group; its key came from whichever row the engine kept, -0.0 on
+    # some runs and 0.0 on others (DuckDB's parallel GROUP BY): now always 0.0
+    frame = pd.DataFrame(
+        {"g": [-0.0, -0.0, 1.0, 1.0], "label": [1, 0, 1, 0], "score": [0.9, 0.1, 0.2, 0.8]}
+    )
+    load(con, "t", frame)
+    for source in (frame, "t"):
+        table = sqlauc.group_auc(con, source, group="g", method=method)
+        assert table["g"].tolist() == [0.0, 1.0]
+        assert not np.signbit(table["g"]).any()

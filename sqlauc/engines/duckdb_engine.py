@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import uuid
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -190,9 +192,9 @@ class DuckDBEngine(Engine):
                 )
                 if rel is None:  # not a query (sqlauc runs SELECTs only)
                     return ((), pd.DataFrame()) if frame is not None else []
-                return _frame(rel, frame, order) if frame is not None else rel.fetchall()
+                return _frame(rel, frame, order) if frame is not None else _rows(rel)
             self._ensure_idle()
-            return self.con.execute(sql).fetchall()
+            return _rows(self.con.execute(sql))
 
     def columns(self, source: Source) -> list[tuple[str, str]]:
         """The columns of ``source``, as DuckDB's binder describes ``SELECT * ... LIMIT 0``.
@@ -319,6 +321,44 @@ _UNSUPPORTED_COMPRESSION = re.compile(
 )
 #: The column and the value DuckDB's CSV reader names when it cannot convert a field.
 _UNCONVERTED = re.compile(r'(?:converting column "(.*)"\. )?Could not convert string "(.*?)" to')
+
+
+#: DuckDB types whose Python values ``fetchall`` cuts to microseconds (``datetime``).
+_NANOSECOND_TYPES = frozenset({"TIMESTAMP_NS", "TIMESTAMPTZ_NS"})
+
+
+#: The DuckDB types whose Arrow values differ from ``fetchall``'s, and the conversion.
+_ARROW_TO_FETCHALL: dict[str, Any] = {"UUID": uuid.UUID, "HUGEINT": int, "UHUGEINT": int}
+
+
+def _rows(result: Any) -> list[tuple[Any, ...]]:
+    """Every row of a DuckDB result (a relation, or the connection after ``execute``).
+
+    ``fetchall`` gives a nanosecond timestamp as a ``datetime``, cut to microseconds: group
+    keys 1 ns apart (request times) came back as one value, in rows of their own. A result
+    holding such a column is fetched through Arrow instead, whose values are pandas
+    ``Timestamp``s in nanoseconds; its UUIDs (text in Arrow) and 128-bit integers (decimals
+    in Arrow: a SUM of BIGINTs) are made what ``fetchall`` gives, ``uuid.UUID`` and ``int``.
+    Without pyarrow, ``fetchall``."""
+    kinds = [str(column[1]) for column in result.description or ()]
+    if not _NANOSECOND_TYPES.intersection(kinds):
+        rows: list[tuple[Any, ...]] = result.fetchall()
+        return rows
+    try:
+        import pyarrow  # noqa: F401  (an optional dependency)
+    except ImportError:  # pragma: no cover
+        rows = result.fetchall()
+        return rows
+    with warnings.catch_warnings():
+        # "Arrow output on a DB-API result makes an extra copy": a small result
+        warnings.simplefilter("ignore", UserWarning)
+        table = result.to_arrow_table()
+    columns = [column.to_pylist() for column in table.columns]
+    for position, kind in enumerate(kinds):
+        as_python = _ARROW_TO_FETCHALL.get(kind)
+        if as_python is not None:
+            columns[position] = [None if v is None else as_python(v) for v in columns[position]]
+    return list(zip(*columns, strict=True))
 
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
