@@ -323,6 +323,52 @@ def test_models_scored_on_different_rows(backend, method):
             close(row.auc_se, se, f"se {name} {row}")
 
 
+def null_typed(frame: pd.DataFrame, kind: str, column: str):
+    """``frame`` with ``column`` (every value None) typed as the NULL type of each frame
+    library (pandas object of None, polars ``Null``, Arrow ``null``), or as float NaN."""
+    import polars as pl
+    import pyarrow as pa
+
+    rest = frame.drop(columns=column)
+    if kind == "nan":
+        return frame.assign(**{column: np.nan})
+    if kind == "pandas":
+        return frame.assign(**{column: [None] * len(frame)})
+    if kind == "polars":
+        return pl.from_pandas(rest).with_columns(pl.lit(None).alias(column))
+    return pa.Table.from_pandas(rest, preserve_index=False).append_column(
+        column, pa.nulls(len(frame))
+    )
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "arrow"])
+def test_a_score_column_of_nulls_only_is_a_model_without_rows(kind):
+    """A model not scored yet holds only NULLs: a pandas column of None, a polars Null or an
+    Arrow null column has the NULL type, not a number type. Its (slice, model) rows are NaN
+    with n_rows 0, as for a column of NaN (a rollout), not the DataError 'score column has
+    type "NULL"; expected a number'; compare's pairs with it likewise."""
+    frame = rollout_frame().assign(new=None)
+    copied = frame.assign(copy=frame["old"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        got, want = (
+            sqlauc.evaluate(
+                None, null_typed(frame, k, "new"), scores=["old", "new"], by="day", max_fpr=0.5
+            )
+            for k in (kind, "nan")
+        )
+        got_pairs, want_pairs = (
+            sqlauc.compare(
+                None, null_typed(copied, k, "new"), scores=["old", "new", "copy"], by="day"
+            )
+            for k in (kind, "nan")
+        )
+    pd.testing.assert_frame_equal(got, want)
+    assert got[got["model"] == "new"]["n_rows"].eq(0).all()
+    pd.testing.assert_frame_equal(got_pairs, want_pairs)
+    assert got_pairs[got_pairs["model"] == "new"]["auc"].isna().all()
+
+
 def mixed_types_frame() -> tuple[pd.DataFrame, dict[str, str]]:
     """Four models stored in four numeric types, as tables have them: a 4-byte FLOAT (values
     k/64, exact in it), a DECIMAL(12,8) whose scores lie 1e-8 apart, a BIGINT from 2^24 (1
