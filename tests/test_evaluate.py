@@ -323,6 +323,27 @@ def test_models_scored_on_different_rows(backend, method):
             close(row.auc_se, se, f"se {name} {row}")
 
 
+def test_more_models_than_a_compound_select_holds(backend):
+    """510 score columns (a screen of features' AUCs): the models' constant relation is no
+    compound SELECT of more than 500 terms, which SQLite refused ('too many terms in compound
+    SELECT'); every model's AUC is scikit-learn's, in the order of scores, and compare's
+    pairs too."""
+    rng = np.random.default_rng(510)
+    n, k = 24, 510
+    names = [f"f{i}" for i in range(k)]
+    frame = pd.DataFrame({"label": np.tile([0, 1], n // 2),
+                          **{name: rng.integers(0, 8, n) / 8 for name in names}})  # fmt: skip
+    table = backend.create(frame)
+    got = sqlauc.evaluate(backend.con, table, scores=names, ci=None)
+    assert got["model"].tolist() == names
+    want = [roc_auc_score(frame["label"], frame[name]) for name in names]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=TOL, rel=0)
+    pairs = sqlauc.compare(backend.con, table, scores=names)
+    assert pairs["model"].tolist() == names[1:]
+    assert pairs["auc"].to_numpy() == pytest.approx(want[1:], abs=TOL, rel=0)
+    assert pairs["auc_baseline"].to_numpy() == pytest.approx([want[0]] * (k - 1), abs=TOL, rel=0)
+
+
 def null_typed(frame: pd.DataFrame, kind: str, column: str):
     """``frame`` with ``column`` (every value None) typed as the NULL type of each frame
     library (pandas object of None, polars ``Null``, Arrow ``null``), or as float NaN."""
