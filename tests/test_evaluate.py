@@ -390,6 +390,35 @@ def test_a_score_column_of_nulls_only_is_a_model_without_rows(kind):
     assert got_pairs[got_pairs["model"] == "new"]["auc"].isna().all()
 
 
+def test_a_query_selecting_null_as_a_score_is_a_model_without_rows(backend, request):
+    """A Query that selects ``NULL AS new`` for a model not scored yet: DuckDB types the
+    column "NULL", ClickHouse Nullable(Nothing), Spark void (refused before as 'expected a
+    number'); the model's (slice, model) rows are NaN with n_rows 0, the other model's AUC
+    scikit-learn's."""
+    if backend.name == "postgres":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="PostgreSQL types an untyped NULL in a select list as text: the column "
+                "is refused as a text column is (NULL::float8 is the number column)",
+            )
+        )
+    frame = rollout_frame()[["label", "old", "day"]].dropna()
+    name = f"null_query_{backend.name}"
+    backend.create(frame, name=name)
+    select = exp.select("label", "old", exp.alias_(exp.Null(), "new"), "day")
+    query = select.from_(backend.table_expr(name)).sql(dialect=backend.dialect)
+    with pytest.warns(UndefinedMetricWarning, match="have no usable row"):
+        got = sqlauc.evaluate(backend.con, sqlauc.Query(query), scores=["old", "new"], by="day",
+                              ci=None)  # fmt: skip
+    for row in got.itertuples(index=False):
+        part = frame[frame["day"] == row.day]
+        if row.model == "new":
+            assert math.isnan(row.auc) and row.n_rows == 0, row
+        else:
+            assert row.auc == pytest.approx(roc_auc_score(part["label"], part["old"]), abs=TOL)
+
+
 def mixed_types_frame() -> tuple[pd.DataFrame, dict[str, str]]:
     """Four models stored in four numeric types, as tables have them: a 4-byte FLOAT (values
     k/64, exact in it), a DECIMAL(12,8) whose scores lie 1e-8 apart, a BIGINT from 2^24 (1

@@ -83,9 +83,9 @@ def type_kind(type_name: str, dialect: Dialect) -> str:
 
 
 #: the type of a column that holds only NULLs, as engines name it: DuckDB's ``"NULL"`` (a
-#: pandas column of None, a polars ``Null`` or an Arrow ``null`` column), ClickHouse's
-#: ``Nullable(Nothing)``
-_NULL_TYPES = ('"NULL"', "NULL", "NOTHING")
+#: pandas column of None, a polars ``Null`` or an Arrow ``null`` column, ``SELECT NULL AS
+#: b``), ClickHouse's ``Nullable(Nothing)``, Spark's ``void``
+_NULL_TYPES = ('"NULL"', "NULL", "NOTHING", "VOID")
 
 
 def is_null_type(type_name: str, dialect: Dialect) -> bool:
