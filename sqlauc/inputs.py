@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
@@ -556,7 +556,7 @@ def _long(
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]
-        null = nulls[0] if k == 1 else exp.or_(*nulls)
+        null = _any(nulls)
         flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
                         default=exp.Literal.number(0))  # fmt: skip
         inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
@@ -606,6 +606,17 @@ def _long(
         .from_(rows, copy=False)
         .join(table, join_type="CROSS", copy=False)
     )
+
+
+def _any(conditions: Sequence[exp.Expr]) -> exp.Expr:
+    """``conditions`` joined by OR: one chain of at most :data:`UNION_TERMS` of them (the
+    query of fewer models is unchanged), more as a balanced tree of such chains, so the
+    expression is never more than about that many deep (SQLite refuses an expression more
+    than 1000 deep: the ``IS NULL`` chain of 1000 score columns was)."""
+    if len(conditions) <= UNION_TERMS:
+        return conditions[0] if len(conditions) == 1 else exp.or_(*conditions)
+    middle = len(conditions) // 2
+    return exp.or_(_any(conditions[:middle]), _any(conditions[middle:]))
 
 
 #: The most one-row SELECTs that one UNION ALL of the models' constant relation chains:

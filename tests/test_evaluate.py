@@ -344,6 +344,26 @@ def test_more_models_than_a_compound_select_holds(backend):
     assert pairs["auc_baseline"].to_numpy() == pytest.approx([want[0]] * (k - 1), abs=TOL, rel=0)
 
 
+def test_more_models_than_sqlite_expression_depth():
+    """1010 score columns on SQLite: the query holds no expression more than 1000 deep (the
+    OR of every model's ``IS NULL`` was one chain: 'Expression tree is too large (maximum
+    depth 1000)'); every model's AUC is scikit-learn's."""
+    import sqlite3
+
+    rng = np.random.default_rng(1010)
+    n, k = 12, 1010
+    names = [f"f{i}" for i in range(k)]
+    frame = pd.DataFrame({"label": np.tile([0, 1], n // 2),
+                          **{name: rng.integers(0, 4, n) / 4 for name in names}})  # fmt: skip
+    con = sqlite3.connect(":memory:")
+    frame.to_sql("features", con, index=False)
+    got = sqlauc.evaluate(con, "features", scores=names, ci=None)
+    want = [roc_auc_score(frame["label"], frame[name]) for name in names]
+    assert got["model"].tolist() == names
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=TOL, rel=0)
+    con.close()
+
+
 def null_typed(frame: pd.DataFrame, kind: str, column: str):
     """``frame`` with ``column`` (every value None) typed as the NULL type of each frame
     library (pandas object of None, polars ``Null``, Arrow ``null``), or as float NaN."""
