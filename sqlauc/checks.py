@@ -17,6 +17,7 @@ from sqlglot import exp
 from sqlauc import render
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, ExcludedRowsWarning
+from sqlauc.inputs import model_labels
 from sqlauc.options import DEFAULT_POS_LABEL
 from sqlauc.results import Diagnostics
 
@@ -218,9 +219,16 @@ def check(
     # model) rows, so they are 0 only when no model has a usable row (zero weights are absent)
     some_model_used = len(roles.scores) > 1 and bool(diag.positives or diag.negatives)
     if usable == 0 and not some_model_used:
+        if plan.spec.name == "compare":  # a row is used by a pair scored on it
+            raise DataError(
+                f"{source} has {diag.n_rows} row(s){filtered} but none is usable: no row has "
+                f"a label, a score of the baseline {model_labels(roles)[0]!r} and a score of a "
+                "model compared with it (the paired test needs rows that both models scored)"
+            )
+        nulls = ", score or group" if roles.group else " or score"
         raise DataError(
             f"{source} has {diag.n_rows} row(s){filtered} but none is usable: every row has a "
-            f"NULL label{', score or group' if roles.group else ' or score'}"
+            f"NULL label{nulls}"
         )
     if diag.n_excluded:
         several = " in at least one score column" if len(roles.scores) > 1 else ""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
@@ -576,7 +576,7 @@ def _long(
         inner.select(exp.alias_(value, name, copy=False), copy=False)
     if "any_null_score" in needed:  # 1 on every copy of a row left out of some model
         nulls = [column(name).is_(exp.null()) for name in roles.scores]
-        null = nulls[0] if k == 1 else exp.or_(*nulls)
+        null = _any(nulls)
         flag = exp.Case(ifs=[exp.If(this=null, true=exp.Literal.number(1))],
                         default=exp.Literal.number(0))  # fmt: skip
         inner.select(exp.alias_(flag, "any_null_score", copy=False), copy=False)
@@ -616,9 +616,7 @@ def _long(
         select = exp.select(exp.alias_(literal_, "model"))
         return select.from_(dialect.constant_from) if dialect.constant_from else select
 
-    constant: exp.Query = one_row(models[0])
-    for literal_ in models[1:]:
-        constant = constant.union(one_row(literal_), distinct=False)
+    constant = _union_all([one_row(literal_) for literal_ in models])
     ifs = [exp.If(this=m.copy(), true=own(n)) for m, n in zip(models, score_names, strict=True)]
     pick = exp.Case(this=model.copy(), ifs=ifs)
     projections += [exp.alias_(model, "model"), exp.alias_(pick, "score")]
@@ -628,6 +626,45 @@ def _long(
         .from_(rows, copy=False)
         .join(table, join_type="CROSS", copy=False)
     )
+
+
+def _any(conditions: Sequence[exp.Expr]) -> exp.Expr:
+    """``conditions`` joined by OR: one chain of at most :data:`UNION_TERMS` of them (the
+    query of fewer models is unchanged), more as a balanced tree of such chains, so the
+    expression is never more than about that many deep (SQLite refuses an expression more
+    than 1000 deep: the ``IS NULL`` chain of 1000 score columns was)."""
+    if len(conditions) <= UNION_TERMS:
+        return conditions[0] if len(conditions) == 1 else exp.or_(*conditions)
+    middle = len(conditions) // 2
+    return exp.or_(_any(conditions[:middle]), _any(conditions[middle:]))
+
+
+#: The most one-row SELECTs that one UNION ALL of the models' constant relation chains:
+#: SQLite refuses a compound SELECT of more than 500 terms (SQLITE_MAX_COMPOUND_SELECT), so
+#: past this many models the relation is a UNION ALL of subqueries of this many each.
+UNION_TERMS = 250
+
+
+def _union_all(selects: list[exp.Select]) -> exp.Query:
+    """``selects`` chained by UNION ALL, in order; more than :data:`UNION_TERMS` of them as a
+    UNION ALL of subqueries (``SELECT model FROM (...)``) of at most that many each, so no
+    compound SELECT has more than that many terms (the same rows, in the same order)."""
+    if len(selects) <= UNION_TERMS:
+        query: exp.Query = selects[0]
+        for select in selects[1:]:
+            query = query.union(select, distinct=False)
+        return query
+    chunks = [selects[i : i + UNION_TERMS] for i in range(0, len(selects), UNION_TERMS)]
+    parts = [
+        exp.select("model").from_(
+            exp.Subquery(
+                this=_union_all(chunk),
+                alias=exp.TableAlias(this=exp.to_identifier(f"{MODELS_ALIAS}_{i + 1}")),
+            )
+        )
+        for i, chunk in enumerate(chunks)
+    ]
+    return _union_all(parts)
 
 
 def literal(value: object, kind: LabelKind) -> exp.Expr | None:

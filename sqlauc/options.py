@@ -29,7 +29,7 @@ EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc"
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
-__all__ = ["DEFAULT_POS_LABEL", "Options", "PosLabel", "invalid", "validate"]
+__all__ = ["DEFAULT_CI", "DEFAULT_POS_LABEL", "Options", "PosLabel", "invalid", "validate"]
 
 
 class _DefaultPosLabel(int):
@@ -49,6 +49,20 @@ class _DefaultPosLabel(int):
 DEFAULT_POS_LABEL: int = _DefaultPosLabel(1)
 
 
+class _DefaultCi(float):
+    """evaluate's ``ci`` when the call does not give one: 0.95, told apart from an explicit
+    0.95, so ``method="binned"`` (which has certified bounds, no DeLong interval) runs without
+    ``ci=None`` instead of refusing a level nobody asked for. It is the float 0.95 everywhere
+    else."""
+
+    def __repr__(self) -> str:
+        return "0.95"
+
+
+#: The default ``ci`` of evaluate (see :class:`_DefaultCi`): signatures show it as 0.95.
+DEFAULT_CI: float = _DefaultCi(0.95)
+
+
 @dataclass(frozen=True)
 class Options:
     """The options of one metric call (validated by :func:`validate`)."""
@@ -65,7 +79,7 @@ class Options:
     max_fpr: float | None = None
     scores: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
-    ci: float | None = 0.95
+    ci: float | None = DEFAULT_CI
     level: float = 0.95
     bins: int | None = None
     metrics: tuple[str, ...] = ()

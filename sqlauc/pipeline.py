@@ -25,7 +25,7 @@ from sqlglot import exp
 from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_class, type_kind
-from sqlauc.dialects.typenames import UNNAMED, is_enum
+from sqlauc.dialects.typenames import UNNAMED, is_enum, is_null_type
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError
 from sqlauc.identifiers import resolve_column
@@ -181,7 +181,9 @@ def _check_types(
         if name is None:
             continue
         kind = type_kind(kinds[name], d)
-        if kind not in ("number", "bool", "unknown"):
+        # a column of NULLs only (a model not scored yet: a pandas column of None, a polars
+        # Null column) is a number column without a usable row, as a column of NaN is
+        if kind not in ("number", "bool", "unknown") and not is_null_type(kinds[name], d):
             raise DataError(
                 f"{role} column {name!r} of {source.description} has type {kinds[name]}; "
                 "expected a number"

@@ -16,7 +16,7 @@ from sqlauc.metrics.auc import Method
 from sqlauc.metrics.compare import check_scores
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.metrics.roc_curve import RocMethod
-from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid, validate
+from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, Options, PosLabel, invalid, validate
 from sqlauc.sources import Query, Source, resolve
 
 
@@ -48,7 +48,7 @@ def sql(
     max_fpr: float | None = None,
     scores: str | Sequence[str] | None = None,
     by: str | Sequence[str] | None = None,
-    ci: float | None = 0.95,
+    ci: float | None = DEFAULT_CI,
     level: float = 0.95,
     bins: int | None = None,
     metrics: str | Sequence[str] | None = None,

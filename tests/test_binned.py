@@ -304,6 +304,25 @@ def test_evaluate_binned_engines(backend):
     check_evaluate_equals_separate_calls(backend.con, table, frame, "w", 100)
 
 
+def test_evaluate_binned_without_ci_none(con):
+    """method="binned" without ci=: the default level is not asked for, so no interval and no
+    refusal (evaluate, compute and sql alike); an explicit ci= is still refused."""
+    frame = evaluate_frame(10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlauc.ExcludedRowsWarning)
+        got = sqlauc.evaluate(None, frame, scores=["a", "b"], by="day", method="binned")
+        want = sqlauc.evaluate(None, frame, scores=["a", "b"], by="day", method="binned",
+                               ci=None)  # fmt: skip
+        result = sqlauc.compute("evaluate", None, frame, scores=["a"], method="binned")
+    pd.testing.assert_frame_equal(got, want)
+    assert "auc_low_bound" in result.columns and "auc_se" not in result.columns
+    assert sqlauc.sql("evaluate", "t", scores=["a"], method="binned") == sqlauc.sql(
+        "evaluate", "t", scores=["a"], method="binned", ci=None
+    )
+    with pytest.raises(InvalidParameterError, match=r"'ci' parameter.*binned"):
+        sqlauc.evaluate(None, frame, scores=["a"], method="binned", ci=0.95)
+
+
 def test_evaluate_binned_options(con):
     frame = evaluate_frame(9)
     for option, value in (("ci", 0.95), ("max_fpr", 0.1)):

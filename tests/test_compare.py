@@ -251,6 +251,18 @@ def test_models_scored_on_different_rows(backend):
             assert row.p_value == pytest.approx(p, abs=TOL_Z)
 
 
+@pytest.mark.parametrize("by", [None, "day"])
+def test_no_row_scored_by_both_models_says_so(by):
+    """A baseline and a model never scored on the same row (a rollout without overlap): the
+    DataError says the pair shares no scored row, not that every row has a NULL label or score
+    (no label is NULL here and every row has a score)."""
+    frame = pd.DataFrame({"label": [0, 1, 0, 1], "old": [0.1, 0.2, None, None],
+                          "new": [None, None, 0.3, 0.4], "day": [1, 1, 1, 1]})  # fmt: skip
+    message = r"none is usable: no row has a label, a score of the baseline 'old' and a score"
+    with pytest.raises(sqlauc.DataError, match=message):
+        sqlauc.compare(None, frame, scores=["old", "new"], by=by)
+
+
 #: weights that make DeLong's variance of these rows negative (a negative weight; a NULL or a
 #: NaN beside it), or fractional positive weights that sum to 0.5, so that (P - 1) P < 0
 BAD_WEIGHTS = {

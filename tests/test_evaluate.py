@@ -323,6 +323,122 @@ def test_models_scored_on_different_rows(backend, method):
             close(row.auc_se, se, f"se {name} {row}")
 
 
+def test_more_models_than_a_compound_select_holds(backend):
+    """510 score columns (a screen of features' AUCs): the models' constant relation is no
+    compound SELECT of more than 500 terms, which SQLite refused ('too many terms in compound
+    SELECT'); every model's AUC is scikit-learn's, in the order of scores, and compare's
+    pairs too."""
+    rng = np.random.default_rng(510)
+    n, k = 24, 510
+    names = [f"f{i}" for i in range(k)]
+    frame = pd.DataFrame({"label": np.tile([0, 1], n // 2),
+                          **{name: rng.integers(0, 8, n) / 8 for name in names}})  # fmt: skip
+    table = backend.create(frame)
+    got = sqlauc.evaluate(backend.con, table, scores=names, ci=None)
+    assert got["model"].tolist() == names
+    want = [roc_auc_score(frame["label"], frame[name]) for name in names]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=TOL, rel=0)
+    pairs = sqlauc.compare(backend.con, table, scores=names)
+    assert pairs["model"].tolist() == names[1:]
+    assert pairs["auc"].to_numpy() == pytest.approx(want[1:], abs=TOL, rel=0)
+    assert pairs["auc_baseline"].to_numpy() == pytest.approx([want[0]] * (k - 1), abs=TOL, rel=0)
+
+
+def test_more_models_than_sqlite_expression_depth():
+    """1010 score columns on SQLite: the query holds no expression more than 1000 deep (the
+    OR of every model's ``IS NULL`` was one chain: 'Expression tree is too large (maximum
+    depth 1000)'); every model's AUC is scikit-learn's."""
+    import sqlite3
+
+    rng = np.random.default_rng(1010)
+    n, k = 12, 1010
+    names = [f"f{i}" for i in range(k)]
+    frame = pd.DataFrame({"label": np.tile([0, 1], n // 2),
+                          **{name: rng.integers(0, 4, n) / 4 for name in names}})  # fmt: skip
+    con = sqlite3.connect(":memory:")
+    frame.to_sql("features", con, index=False)
+    got = sqlauc.evaluate(con, "features", scores=names, ci=None)
+    want = [roc_auc_score(frame["label"], frame[name]) for name in names]
+    assert got["model"].tolist() == names
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=TOL, rel=0)
+    con.close()
+
+
+def null_typed(frame: pd.DataFrame, kind: str, column: str):
+    """``frame`` with ``column`` (every value None) typed as the NULL type of each frame
+    library (pandas object of None, polars ``Null``, Arrow ``null``), or as float NaN."""
+    import polars as pl
+    import pyarrow as pa
+
+    rest = frame.drop(columns=column)
+    if kind == "nan":
+        return frame.assign(**{column: np.nan})
+    if kind == "pandas":
+        return frame.assign(**{column: [None] * len(frame)})
+    if kind == "polars":
+        return pl.from_pandas(rest).with_columns(pl.lit(None).alias(column))
+    return pa.Table.from_pandas(rest, preserve_index=False).append_column(
+        column, pa.nulls(len(frame))
+    )
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "arrow"])
+def test_a_score_column_of_nulls_only_is_a_model_without_rows(kind):
+    """A model not scored yet holds only NULLs: a pandas column of None, a polars Null or an
+    Arrow null column has the NULL type, not a number type. Its (slice, model) rows are NaN
+    with n_rows 0, as for a column of NaN (a rollout), not the DataError 'score column has
+    type "NULL"; expected a number'; compare's pairs with it likewise."""
+    frame = rollout_frame().assign(new=None)
+    copied = frame.assign(copy=frame["old"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        got, want = (
+            sqlauc.evaluate(
+                None, null_typed(frame, k, "new"), scores=["old", "new"], by="day", max_fpr=0.5
+            )
+            for k in (kind, "nan")
+        )
+        got_pairs, want_pairs = (
+            sqlauc.compare(
+                None, null_typed(copied, k, "new"), scores=["old", "new", "copy"], by="day"
+            )
+            for k in (kind, "nan")
+        )
+    pd.testing.assert_frame_equal(got, want)
+    assert got[got["model"] == "new"]["n_rows"].eq(0).all()
+    pd.testing.assert_frame_equal(got_pairs, want_pairs)
+    assert got_pairs[got_pairs["model"] == "new"]["auc"].isna().all()
+
+
+def test_a_query_selecting_null_as_a_score_is_a_model_without_rows(backend, request):
+    """A Query that selects ``NULL AS new`` for a model not scored yet: DuckDB types the
+    column "NULL", ClickHouse Nullable(Nothing), Spark void (refused before as 'expected a
+    number'); the model's (slice, model) rows are NaN with n_rows 0, the other model's AUC
+    scikit-learn's."""
+    if backend.name == "postgres":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="PostgreSQL types an untyped NULL in a select list as text: the column "
+                "is refused as a text column is (NULL::float8 is the number column)",
+            )
+        )
+    frame = rollout_frame()[["label", "old", "day"]].dropna()
+    name = f"null_query_{backend.name}"
+    backend.create(frame, name=name)
+    select = exp.select("label", "old", exp.alias_(exp.Null(), "new"), "day")
+    query = select.from_(backend.table_expr(name)).sql(dialect=backend.dialect)
+    with pytest.warns(UndefinedMetricWarning, match="have no usable row"):
+        got = sqlauc.evaluate(backend.con, sqlauc.Query(query), scores=["old", "new"], by="day",
+                              ci=None)  # fmt: skip
+    for row in got.itertuples(index=False):
+        part = frame[frame["day"] == row.day]
+        if row.model == "new":
+            assert math.isnan(row.auc) and row.n_rows == 0, row
+        else:
+            assert row.auc == pytest.approx(roc_auc_score(part["label"], part["old"]), abs=TOL)
+
+
 def mixed_types_frame() -> tuple[pd.DataFrame, dict[str, str]]:
     """Four models stored in four numeric types, as tables have them: a 4-byte FLOAT (values
     k/64, exact in it), a DECIMAL(12,8) whose scores lie 1e-8 apart, a BIGINT from 2^24 (1

@@ -82,6 +82,18 @@ def type_kind(type_name: str, dialect: Dialect) -> str:
     return "other"
 
 
+#: the type of a column that holds only NULLs, as engines name it: DuckDB's ``"NULL"`` (a
+#: pandas column of None, a polars ``Null`` or an Arrow ``null`` column, ``SELECT NULL AS
+#: b``), ClickHouse's ``Nullable(Nothing)``, Spark's ``void``
+_NULL_TYPES = ('"NULL"', "NULL", "NOTHING", "VOID")
+
+
+def is_null_type(type_name: str, dialect: Dialect) -> bool:
+    """Whether the type is the type of NULL (a column of NULLs only, such as a model's scores
+    before it was rolled out): a number column none of whose rows is used."""
+    return _unwrapped(type_name, dialect) in _NULL_TYPES
+
+
 def is_enum(type_name: str, dialect: Dialect) -> bool:
     """Whether the type is one of the dialect's :attr:`~Dialect.enum_types`."""
     upper = _unwrapped(type_name, dialect)

@@ -162,9 +162,10 @@ def compare(
         One row per (slice, model after the baseline), sorted by slice then by the order of
         ``scores``: the ``by`` columns, ``baseline``, ``model``, ``auc_baseline``, ``auc``,
         ``diff``, ``diff_low``, ``diff_high``, ``z``, ``p_value``. A single class: NaN
-        values; a single positive or negative, or a model ranking the rows exactly as the
-        baseline (identical models): ``z``, ``p_value`` and the interval NaN (an
-        :class:`~sqlauc.UndefinedMetricWarning` says how many), not an error.
+        values; a single positive or negative: ``z``, ``p_value`` and the interval NaN; a
+        model ranking the rows exactly as the baseline (identical models): ``z`` and
+        ``p_value`` NaN, the interval ``[0, 0]`` (the variance of the difference is 0); an
+        :class:`~sqlauc.UndefinedMetricWarning` says how many, not an error.
 
     References
     ----------

@@ -28,7 +28,14 @@ from sqlauc.inputs import model_labels
 from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
 from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import DEFAULT_POS_LABEL, EVALUATE_METRICS, Options, PosLabel, invalid
+from sqlauc.options import (
+    DEFAULT_CI,
+    DEFAULT_POS_LABEL,
+    EVALUATE_METRICS,
+    Options,
+    PosLabel,
+    invalid,
+)
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import slice_values, sort_rows
 
@@ -142,8 +149,10 @@ def evaluate_params(options: Options) -> dict[str, Param]:
 
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
-    per-score placements)."""
+    per-score placements; the default ``ci``, not given, is no interval there)."""
     for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+        if option == "ci" and options.ci is DEFAULT_CI:
+            continue
         if getattr(options, option) not in (None, ()):
             raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
                           "rows per score bin, not per score; its bounds are auc_low_bound "
@@ -377,7 +386,7 @@ def evaluate(
     weight: str | None = None,
     pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
-    ci: float | None = 0.95,
+    ci: float | None = DEFAULT_CI,
     max_fpr: float | None = None,
     metrics: str | Sequence[str] | None = None,
     eps: float | None = None,
@@ -440,7 +449,9 @@ def evaluate(
         The DeLong interval's level; ``None`` leaves ``auc_se``, ``auc_low`` and
         ``auc_high`` out. With a weight column of non-integer values it is refused
         (:class:`~sqlauc.InvalidParameterError`): the interval is defined for frequency
-        weights, and sampling weights make it understate the variance.
+        weights, and sampling weights make it understate the variance. With
+        ``method="binned"`` the default is no interval (its certified bounds replace it);
+        an explicit level is refused there.
     max_fpr : float in (0, 1], optional
         Adds ``pauc``, the standardised partial AUC over FPR in [0, max_fpr] (McClish 1989),
         as :func:`auc` with ``max_fpr``.
