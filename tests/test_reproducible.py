@@ -280,6 +280,17 @@ cases = {
     "roc-rows-tied-weighted": lambda: curve_bits(
         sqlauc.roc_curve(con, "t", score="tied", weight="w", method="rows")
     ),
+    "evaluate-weighted-fractional": lambda: curve_bits(
+        sqlauc.evaluate(con, "t", scores=["score", "tied"], weight="w", ci=None, max_fpr=0.2)
+        .drop(columns="model")
+    ),
+    "auc-partial-weighted": lambda: bits(sqlauc.auc(con, "t", weight="w", max_fpr=0.3)),
+    "auc-binned-weighted": lambda: " ".join(
+        bits(v)
+        for v in (lambda r: (r.auc, r.auc_low_bound, r.auc_high_bound))(
+            sqlauc.compute("auc", con, "t", weight="w", method="binned")
+        )
+    ),
 }
 out = {name: [] for name in cases}
 for threads in json.loads(sys.argv[2]):
@@ -292,7 +303,8 @@ print(json.dumps(out))
 
 def test_chdb_same_bits_at_any_thread_count():
     """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: AUC, GAUC and weighted ROC
-    curves (grouped and over rows), unweighted and weighted, keep their bits (the sums of
+    curves (grouped and over rows), unweighted and weighted, and with fractional weights
+    evaluate, the partial AUC and the binned bounds keep their bits (the sums of
     doubles are sums of sorted arrays there, see ``sums="sorted_array"``; the running sums
     over rows add in the sorted order). A missing chdb fails the child process, so the
     test fails."""
