@@ -425,6 +425,7 @@ def _frame(
     table = fetch() if fetch is not None else rel.arrow()
     at = 0
     kept = table.select(list(keep))
+    permutation = None
     if order and table.num_rows:
         runs = _sorted_runs(table.column(order[0])) if len(order) == 1 else None
         if runs is not None:  # the rows are sorted runs of the key: put the runs in order
@@ -433,11 +434,11 @@ def _frame(
         else:
             permutation = _permutation(table, order)
             at = int(permutation[0])
-            first = tuple(column[at].as_py() for column in table.columns)
-            kept_columns = [kept.column(i) for i in range(kept.num_columns)]
-            del table, kept
-            return first, _taken(kept_columns, permutation)
     first = tuple(column[at].as_py() for column in table.columns) if table.num_rows else ()
+    if permutation is not None:
+        kept_columns = [kept.column(i) for i in range(kept.num_columns)]
+        del table, kept
+        return first, _taken(kept_columns, permutation)
     del table
     result = kept.to_pandas(split_blocks=True, self_destruct=True)
     assert isinstance(result, pd.DataFrame)
