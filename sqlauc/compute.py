@@ -39,8 +39,8 @@ def check_method(spec: MetricSpec, function: str, method: Any) -> None:
     """A ``method`` name the metric does not take is refused with the metric's own methods
     (``gauc(method="Rows")`` listed every metric's, ``'binned'`` among them, which gauc
     refuses)."""
-    if method is not None and "method" in spec.parameters and method not in spec.methods():
-        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+    if method is not None and "method" in spec.parameters:
+        pipeline.refuse_method(spec, function, method)
 
 
 def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Options:

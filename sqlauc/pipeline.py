@@ -340,11 +340,16 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     return Bound(source, dialect, roles, label_kind, positive, where, columns)
 
 
+def refuse_method(spec: MetricSpec, function: str, method: object) -> None:
+    """Refuse a ``method`` name that is not one of the metric's own methods, naming those."""
+    if method not in spec.methods():
+        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+
+
 def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
     """Refuse a method the metric or the weights cannot run (before any query)."""
     function, method = spec.name, options.method
-    if method not in spec.methods():
-        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
+    refuse_method(spec, function, method)
     variant = spec.variant(options)
     if variant is not None and method not in ("auto", "grouped"):
         raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
