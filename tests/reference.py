@@ -464,3 +464,166 @@ def calibration_ref(labels, p, weights=None) -> float:
     if observed == 0:
         return math.nan
     return math.fsum(w * s) / observed
+
+
+# ---------------------------------------------------------------------------------------------
+# Clustered intervals: Obuchowski (1997) from brute-force placements, the paired version, and
+# the GAUC variance from per-group AUCs. Rows of one cluster (a user) are not independent; the
+# variance is built from per-cluster sums of the same placements DeLong uses.
+# ---------------------------------------------------------------------------------------------
+
+
+def _expanded(labels, scores, clusters, weights):
+    """Rows with frequency weights expanded (a weight-k row is k rows of the same cluster):
+    ``(y, s, c)`` arrays; zero-weight rows disappear."""
+    y, s, w = _arrays(labels, scores, weights)
+    c = np.asarray(clusters, dtype=object)
+    if np.any(w < 0) or np.any(w != np.floor(w)):
+        raise ValueError("frequency weights must be non-negative integers")
+    counts = w.astype(np.int64)
+    return np.repeat(y, counts), np.repeat(s, counts), np.repeat(c, counts)
+
+
+def _row_placements(y: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Each row's DeLong placement by brute force: for a positive, (negatives below + 1/2
+    tied) / N; for a negative, (positives above + 1/2 tied) / P."""
+    pos, neg = s[y], s[~y]
+    out = np.empty(len(s))
+    for i, (yi, si) in enumerate(zip(y, s, strict=True)):
+        if yi:
+            out[i] = math.fsum(np.where(si > neg, 1.0, np.where(si == neg, 0.5, 0.0))) / len(neg)
+        else:
+            out[i] = math.fsum(np.where(pos > si, 1.0, np.where(pos == si, 0.5, 0.0))) / len(pos)
+    return out
+
+
+def _clustered_variance(y: np.ndarray, v: np.ndarray, c: np.ndarray, theta: float) -> float:
+    """Obuchowski's variance of ``theta`` from per-row values ``v`` (placements, or their
+    paired differences) in clusters ``c``::
+
+        S10 = I10 / ((I10 - 1) M) sum_i (V10_i - m_i theta)^2
+        S01 = I01 / ((I01 - 1) N) sum_i (V01_i - n_i theta)^2
+        S11 = I / (I - 1) sum_i (V10_i - m_i theta)(V01_i - n_i theta)
+        Var = S10 / M + S01 / N + 2 S11 / (M N)
+
+    NaN when fewer than 2 clusters hold a positive, a negative, or any row."""
+    keys = {}
+    m, n, v10, v01 = [], [], [], []
+    for yi, vi, ci in zip(y, v, c, strict=True):
+        k = keys.setdefault(ci, len(keys))
+        if k == len(m):
+            m.append(0)
+            n.append(0)
+            v10.append([])
+            v01.append([])
+        if yi:
+            m[k] += 1
+            v10[k].append(vi)
+        else:
+            n[k] += 1
+            v01[k].append(vi)
+    big_m, big_n = sum(m), sum(n)
+    i10 = sum(1 for x in m if x > 0)
+    i01 = sum(1 for x in n if x > 0)
+    i_all = len(m)
+    if i10 < 2 or i01 < 2 or i_all < 2:
+        return math.nan
+    a = [math.fsum(v10[k]) - m[k] * theta for k in range(i_all)]
+    b = [math.fsum(v01[k]) - n[k] * theta for k in range(i_all)]
+    s10 = i10 / ((i10 - 1) * big_m) * math.fsum(x * x for x in a)
+    s01 = i01 / ((i01 - 1) * big_n) * math.fsum(x * x for x in b)
+    s11 = i_all / (i_all - 1) * math.fsum(x * z for x, z in zip(a, b, strict=True))
+    return s10 / big_m + s01 / big_n + 2 * s11 / (big_m * big_n)
+
+
+def obuchowski_variance(labels, scores, clusters, weights=None) -> tuple[float, float]:
+    """The clustered AUC variance of Obuchowski (1997): ``(auc, var)``.
+
+    Placements are DeLong's, by brute force over the (frequency-weight-expanded) rows; per
+    cluster ``i`` the sums ``V10_i`` (its positives' placements) and ``V01_i`` (its
+    negatives'), then :func:`_clustered_variance`. With one row per cluster it is DeLong's
+    variance. N. A. Obuchowski, Biometrics 53(2), 567-578 (1997).
+    """
+    y, s, c = _expanded(labels, scores, clusters, weights)
+    if y.all() or not y.any():
+        raise ValueError("the clustered variance needs both classes")
+    v = _row_placements(y, s)
+    theta = math.fsum(v[y]) / int(y.sum())
+    return theta, _clustered_variance(y, v, c, theta)
+
+
+def obuchowski_paired(labels, scores1, scores2, clusters, weights=None) -> tuple[float, float]:
+    """The clustered paired test's ``(diff, var_diff)``: ``diff = auc(scores2) -
+    auc(scores1)`` and Obuchowski's variance applied to the per-row placement differences
+    (model - baseline) with ``theta`` replaced by ``diff``."""
+    y, s1, c = _expanded(labels, scores1, clusters, weights)
+    _, s2, _ = _expanded(labels, scores2, clusters, weights)
+    v = _row_placements(y, s2) - _row_placements(y, s1)
+    diff = math.fsum(v[y]) / int(y.sum())
+    return diff, _clustered_variance(y, v, c, diff)
+
+
+def _group_aucs(frame, group, y_pos, score, weight, group_weight):
+    """Per used group (both classes): ``(key, auc, w)`` with scikit-learn's AUC."""
+    from sklearn.metrics import roc_auc_score
+
+    out = []
+    for key, part in frame.groupby(group, sort=True):
+        y = part[y_pos].astype(bool).to_numpy()
+        if y.all() or not y.any():
+            continue
+        sw = None if weight is None else part[weight].to_numpy(dtype=float)
+        ww = np.ones(len(part)) if sw is None else sw
+        if group_weight == "impressions":
+            gw = math.fsum(ww)
+        elif group_weight == "clicks":
+            gw = math.fsum(ww[y])
+        elif group_weight == "uniform":
+            gw = 1.0
+        else:
+            gw = math.fsum(part[group_weight].to_numpy(dtype=float))
+        out.append((key, roc_auc_score(y, part[score].to_numpy(dtype=float), sample_weight=sw), gw))
+    return out
+
+
+def _ratio_variance(values: list[float], w: list[float]) -> tuple[float, float]:
+    """``(mean, var)`` of the weighted mean ``sum w a / sum w`` with the linearised variance
+    ``I / (I - 1) sum w^2 (a - mean)^2 / (sum w)^2`` (NaN below 2 groups)."""
+    total = math.fsum(w)
+    mean = math.fsum(wi * ai for wi, ai in zip(w, values, strict=True)) / total
+    if len(values) < 2:
+        return mean, math.nan
+    ss = math.fsum(wi * wi * (ai - mean) ** 2 for wi, ai in zip(w, values, strict=True))
+    return mean, len(values) / (len(values) - 1) * ss / (total * total)
+
+
+def gauc_variance(frame, *, group, y_pos, score, weight=None, group_weight="impressions"):
+    """GAUC and its variance over the groups with both classes: ``(gauc, var, groups)``.
+
+    Per-group AUCs from scikit-learn; rows with a missing label, score or group and zero
+    weights are left out first (as :func:`gauc_reference`)."""
+    data = frame[frame[y_pos].notna() & frame[score].notna() & frame[group].notna()]
+    if weight is not None:
+        data = data[data[weight] != 0]
+    groups = _group_aucs(data, group, y_pos, score, weight, group_weight)
+    mean, var = _ratio_variance([a for _, a, _ in groups], [w for *_, w in groups])
+    return mean, var, len(groups)
+
+
+def gauc_paired(frame, *, group, y_pos, baseline, model, weight=None,
+                group_weight="impressions"):  # fmt: skip
+    """The paired GAUC difference on the rows both models score: ``(gauc_baseline, gauc,
+    diff, var_diff, groups)``, with one weight per group (from those rows) and the variance
+    of :func:`_ratio_variance` over ``d_i = a_i(model) - a_i(baseline)``."""
+    keep = frame[y_pos].notna() & frame[baseline].notna() & frame[model].notna()
+    data = frame[keep & frame[group].notna()]
+    if weight is not None:
+        data = data[data[weight] != 0]
+    base = _group_aucs(data, group, y_pos, baseline, weight, group_weight)
+    new = _group_aucs(data, group, y_pos, model, weight, group_weight)
+    w = [gw for *_, gw in base]
+    g_base, _ = _ratio_variance([a for _, a, _ in base], w)
+    g_new, _ = _ratio_variance([a for _, a, _ in new], w)
+    diffs = [b[1] - a[1] for a, b in zip(base, new, strict=True)]
+    diff, var = _ratio_variance(diffs, w)
+    return g_base, g_new, diff, var, len(w)
