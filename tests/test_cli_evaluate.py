@@ -531,7 +531,7 @@ def test_help_lists_the_commands(capsys):
 
 
 def test_demo_data_has_a_day_to_slice_by(tmp_path):
-    """The demo's ``day`` (14 dates) is a slice for ``evaluate --by day``; the README's
+    """The demo's ``day`` (14 dates) is a slice for ``evaluate --by day``; docs/cli.md's
     example runs on it."""
     ok(run("demo", "--rows", "20000", "--out", "demo", cwd=tmp_path))
     data = tmp_path / "demo" / "impressions.parquet"

@@ -789,7 +789,7 @@ def test_csv_comment_lines_alone_are_read_as_comments(tmp_path):
 
 
 def test_csv_comment_guess_is_the_one_the_readme_describes(tmp_path):
-    # the README says which lines make DuckDB (2.0.1) guess '#' as the comment marker: one
+    # docs/inputs.md says which lines make DuckDB (2.0.1) guess '#' as the comment marker: one
     # below the header does; a banner above the header is skipped as a banner (no marker),
     # so rows whose id starts with '#' are read, as pandas reads them below the banner
     lines, y, _ = _csv_rows()
