@@ -114,6 +114,11 @@ class Formulation:
         whose per-key columns are counts, MIN and MAX (exact in any order): a per-key SUM of
         doubles (log loss) summed over a whole slice would depend on the order a parallel
         engine adds in.
+    derived : str or None
+        The step after the ``totals`` step (a ``SELECT *, ...`` over it) that receives the
+        columns of an overlay's ``derived`` step: values computed from its totals that its
+        final columns read more than once (evaluate's ``with_se``: GAUC's standard error,
+        read by its interval). An overlay with a ``derived`` step needs it.
     """
 
     template: str
@@ -128,6 +133,7 @@ class Formulation:
     uses_negative: bool = False
     estimate: bool = False
     overlays_apart: bool = False
+    derived: str | None = None
 
 
 @dataclass(frozen=True)
@@ -329,8 +335,11 @@ def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
 Projections = list[exp.Expr]
 
 
-def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Projections]:
-    """An overlay's counted (optional), per_key (optional), totals and final projections.
+def _parse_overlay(
+    name: str,
+) -> tuple[Projections, Projections, Projections, Projections, Projections]:
+    """An overlay's counted (optional), per_key (optional), totals, final and derived
+    (optional: see :attr:`Formulation.derived`) projections.
 
     An overlay without a ``per_key`` step adds nothing per key: its ``totals`` step reads the
     columns of the metric's aggregate steps (evaluate's ``average_precision.sql`` reads the
@@ -343,6 +352,9 @@ def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Pr
         [p.copy() for p in per_key.expressions] if per_key is not None else [],
         [p.copy() for p in steps["totals"].expressions],
         [p.copy() for p in tree.expressions],
+        [p.copy() for p in steps["derived"].expressions if not isinstance(p, exp.Star)]
+        if "derived" in steps
+        else [],
     )
 
 
@@ -447,7 +459,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             for inner in list(select.find_all(exp.Select)):
                 add_key(inner, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
-    for _, per_key, totals, final in overlays.values():
+    for overlay, (_, per_key, totals, final, derived) in overlays.items():
         if formulation.per_key is not None and formulation.per_key not in relations:
             step = _step(ctes, core, formulation.per_key)
             step.set("expressions", [*step.expressions, *(p.copy() for p in per_key)])
@@ -457,6 +469,11 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         for name in formulation.totals:
             step = _step(ctes, core, name)
             step.set("expressions", [*step.expressions, *(p.copy() for p in totals)])
+        if derived:
+            if formulation.derived is None:
+                raise NotImplementedError(f"overlay {overlay} needs a formulation's derived step")
+            step = _step(ctes, core, formulation.derived)
+            step.set("expressions", [*step.expressions, *(p.copy() for p in derived)])
         if "" not in formulation.totals:
             core.set("expressions", [*core.expressions, *(_final(p, when) for p in final)])
     return ctes, core

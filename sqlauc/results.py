@@ -90,6 +90,12 @@ class GAUCResult:
     ----------
     gauc : float
         ``sum_g w_g * AUC_g / sum_g w_g`` over the groups with both classes (NaN if none).
+    se : float
+        Its standard error, ``sqrt(I / (I - 1) * sum_g w_g^2 (AUC_g - gauc)^2) / sum_g w_g``
+        over the ``I`` groups used (NaN below 2 groups, or with ``ci=None``).
+    low, high : float
+        The normal interval ``gauc -/+ z se`` at level ``ci``, clipped to [0, 1] (NaN where
+        ``se`` is).
     groups_used : int
         Groups with both classes, which enter the mean.
     groups_skipped : int
@@ -117,13 +123,18 @@ class GAUCResult:
     rows_excluded: int
     diagnostics: Diagnostics
     method: str = "grouped"
+    se: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
 
     def __float__(self) -> float:
         return self.gauc
 
     def __str__(self) -> str:
         return (
-            f"GAUC {self.gauc:.6f} over {self.groups_used} groups "
+            f"GAUC {self.gauc:.6f}"
+            + (f" [{self.low:.6f}, {self.high:.6f}]" if not math.isnan(self.se) else "")
+            + f" over {self.groups_used} groups "
             f"({self.groups_skipped} single-class groups skipped; "
             f"{self.rows_share:.1%} of rows, {self.positives_share:.1%} of positives covered; "
             f"group_weight={self.group_weight!r})"

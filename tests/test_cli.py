@@ -270,6 +270,7 @@ def test_gauc_json_equals_sqlauc_gauc(workdir, group_weight):
             group_weight=group_weight,
         )  # fmt: skip
         assert row["gauc"] == expected.gauc
+        assert (row["se"], row["low"], row["high"]) == (expected.se, expected.low, expected.high)
         assert row["groups_used"] == expected.groups_used == 25
         assert row["groups_skipped"] == expected.groups_skipped
         assert row["n_rows"] == 600

@@ -221,7 +221,8 @@ def test_group_with_only_zero_weight_rows_is_absent(con):
     load(con, "t", frame)
     table = sqlauc.group_auc(con, "t", group="g", weight="w")
     assert table["g"].tolist() == [1]
-    result = sqlauc.gauc(con, "t", group="g", weight="w")
+    with pytest.warns(sqlauc.UndefinedMetricWarning, match="at least 2"):
+        result = sqlauc.gauc(con, "t", group="g", weight="w")
     assert result.gauc == 1.0
     assert result.groups_used == 1
     assert result.groups_skipped == 0
@@ -277,9 +278,13 @@ def test_gauc_single_used_group_rows_share(con):
     )
     load(con, "t", frame)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        result = sqlauc.gauc(con, "t", group="g")
-    assert result.gauc == 0.5
+        warnings.simplefilter("error")  # a skipped group is counted, not warned about
+        result = sqlauc.gauc(con, "t", group="g", ci=None)
+    assert math.isnan(result.se)
+    with pytest.warns(sqlauc.UndefinedMetricWarning, match="at least 2"):
+        interval = sqlauc.gauc(con, "t", group="g")  # one group: no interval
+    assert math.isnan(interval.se) and math.isnan(interval.low) and math.isnan(interval.high)
+    assert interval.gauc == 0.5
     assert result.groups_used == 1
     assert result.groups_skipped == 1
     assert result.rows_share == pytest.approx(3 / 5)

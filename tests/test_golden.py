@@ -484,6 +484,7 @@ TSQL_PLAIN_LOSSY = {
     "gauc_grouped_column",
     "gauc_rows_uniform",
     "gauc_rows_clicks_string_label",
+    "gauc_ci",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "

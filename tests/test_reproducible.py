@@ -74,7 +74,8 @@ def _bits(value: Any) -> Any:
         return value
     if isinstance(value, sqlauc.GAUCResult):
         diag = value.diagnostics
-        return tuple(float(v).hex() for v in (value.gauc, diag.positives, diag.negatives))
+        fields = (value.gauc, value.se, value.low, value.high)
+        return tuple(float(v).hex() for v in (*fields, diag.positives, diag.negatives))
     if isinstance(value, sqlauc.AUCResult):
         diag = value.diagnostics
         fields = (value.auc, value.auc_low_bound, value.auc_high_bound)
@@ -136,6 +137,14 @@ CASES = [
             group="grp",
         ),
         id="evaluate-weighted-metrics",
+    ),
+    # GAUC's interval: per-group AUCs from a window over each group, their squares summed
+    # (one day of the table: evaluate's gauc is the slow one)
+    _case(
+        lambda c: sqlauc.evaluate(
+            c, "t", scores=("tied", "tied3"), metrics=("gauc",), group="grp", where="day = 1"
+        ),
+        id="evaluate-gauc-interval",
     ),
     _case(lambda c: sqlauc.auc(c, "t", score="score", weight="w", max_fpr=0.3), id="auc-partial"),
     _case(

@@ -109,6 +109,14 @@ def add_gauc(commands: Any, parent: argparse.ArgumentParser) -> None:
         help="impressions (default), clicks, uniform, or a column summed per group",
     )
     gauc.add_argument("--per-group", action="store_true", help="one row per group instead")
+    gauc.add_argument(
+        "--ci",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="the level of the GAUC interval (se, low, high: the linearised "
+        "variance over the groups), in (0, 1) (default: 0.95; not with --per-group)",
+    )
     method_option(gauc, "gauc", "group_auc")
     gauc.set_defaults(run=run_gauc)
 
@@ -204,6 +212,8 @@ def run_gauc(args: argparse.Namespace) -> None:
     metric = "group_auc" if args.per_group else "gauc"
     columns = COLUMNS[metric]
     options = {"group": args.group, "group_weight": args.group_weight, "method": args.method}
+    if not args.per_group:
+        options["ci"] = args.ci
     records: list[Record] = []
     with open_target(args) as target:
         for score in scores(args):

@@ -44,6 +44,8 @@ from sqlauc.results import slice_values, sort_rows
 EVALUATE_COLUMNS = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives",
                     "n_rows")  # fmt: skip
 _CI_COLUMNS = ("auc_se", "auc_low", "auc_high")
+#: GAUC's interval (metrics=["gauc"] with ci=): after ``gauc``.
+GAUC_CI_COLUMNS = ("gauc_se", "gauc_low", "gauc_high")
 #: The statistics columns with ``method="binned"`` (certified bounds instead of DeLong's).
 BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", "positives",
                   "negatives", "n_rows")  # fmt: skip
@@ -61,7 +63,9 @@ METRIC_OVERLAYS = {
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
-_OVER_GROUPS = Formulation("evaluate", counted_keys=("grp",), after_counted="evaluate_groups")
+_OVER_GROUPS = Formulation(
+    "evaluate", counted_keys=("grp",), after_counted="evaluate_groups", derived="with_se"
+)
 #: method="auto" runs ``ROWS`` when at least this share of the sampled (row, model) scores is
 #: distinct (auc's 0.5 would pick it for scores rounded to 4 decimals, where a (slice, model)
 #: of 1e5 rows holds ~1e4 distinct scores and the grouped formulation is faster: 3e6 rows x 3
@@ -208,11 +212,18 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
             )
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
+    if "gauc" in metrics and options.ci is not None:  # its interval, right after it
+        at = metrics.index("gauc") + 1
+        metrics[at:at] = GAUC_CI_COLUMNS
     frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]), ())
     if "gauc" in metrics:  # sqlauc.gauc's warning, where the AUC is defined (else warned)
         no_group = int((frame["auc"].notna() & frame["gauc"].isna()).sum())
         warn_rows(no_group, len(frame), "have no group with both classes (or their groups "
                   "weigh 0): their gauc is not defined (NaN).")  # fmt: skip
+        if options.ci is not None:
+            one_group = int((frame["gauc"].notna() & frame["gauc_se"].isna()).sum())
+            warn_rows(one_group, len(frame), "have a single group with both classes: their GAUC "
+                      "interval needs at least 2 (gauc_se, gauc_low, gauc_high NaN).")  # fmt: skip
     if options.ci is None:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
@@ -427,11 +438,14 @@ def evaluate(
         calibration = sum w p / sum w y = sum w p / P
         average_precision = sum_s (pos(s) / P) * pos_ge(s) / (pos_ge(s) + neg_ge(s))
         gauc = sum_g w_g AUC_g / sum_g w_g   over the groups with both classes
+        gauc_se^2 = I / (I - 1) * sum_g w_g^2 (AUC_g - gauc)^2 / (sum_g w_g)^2  (I groups)
 
     ``log_loss`` is :func:`sklearn.metrics.log_loss` (``sample_weight=`` the weights), ``ne``
     the normalized entropy of He et al. (2014), ``average_precision``
     :func:`sklearn.metrics.average_precision_score` (tied scores are one threshold),
-    ``gauc`` :func:`gauc`'s value per (slice, model) (each ``AUC_g`` exact, ties 1/2).
+    ``gauc`` :func:`gauc`'s value per (slice, model) (each ``AUC_g`` exact, ties 1/2), and
+    with ``ci`` its interval ``gauc_se``, ``gauc_low``, ``gauc_high`` (:func:`gauc`'s: the
+    linearised variance of the ratio over the groups, clipped to [0, 1]; docs/gauc.md).
 
     Parameters
     ----------
@@ -447,7 +461,9 @@ def evaluate(
         Slice columns: one row per distinct combination (a NULL slice value is a slice).
     ci : float in (0, 1) or None, default 0.95
         The DeLong interval's level; ``None`` leaves ``auc_se``, ``auc_low`` and
-        ``auc_high`` out. With a weight column of non-integer values it is refused
+        ``auc_high`` out (and, with ``gauc``, ``gauc_se``, ``gauc_low``, ``gauc_high``, the
+        GAUC interval at the same level; NaN where fewer than 2 groups are used). With a
+        weight column of non-integer values it is refused
         (:class:`~sqlauc.InvalidParameterError`): the interval is defined for frequency
         weights, and sampling weights make it understate the variance. With
         ``method="binned"`` the default is no interval (its certified bounds replace it);

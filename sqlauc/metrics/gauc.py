@@ -6,13 +6,13 @@ import math
 from typing import Any
 
 from sqlauc import checks
-from sqlauc.compose import Formulation
+from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import RANK_ALIAS, Method
 from sqlauc.metrics.group_auc import GROUP_PARAMETERS, group_params
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import DEFAULT_POS_LABEL, PosLabel
+from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.pipeline import Evaluated
 from sqlauc.results import GAUCResult
 
@@ -21,8 +21,25 @@ def _number(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
+#: The options of :func:`gauc`: the group metrics' and the interval's level.
+GAUC_PARAMETERS = (*GROUP_PARAMETERS, "ci")
+
+
+def gauc_params(options: Options) -> dict[str, Param]:
+    """``:group_weight`` (:func:`~sqlauc.metrics.group_auc.group_params`), ``:with_ci`` and
+    ``:z``, the normal quantile of the interval's level (evaluate's AUC interval's)."""
+    from sqlauc.metrics.evaluate import z_value
+
+    return {
+        **group_params(options),
+        "with_ci": options.ci is not None,
+        "z": z_value(options.ci) if options.ci is not None else 0.0,
+    }
+
+
 def shape(evaluated: Evaluated) -> GAUCResult:
-    """GAUC with its coverage (NaN with the warning when no group has both classes)."""
+    """GAUC with its coverage (NaN with the warning when no group has both classes) and its
+    interval (NaN with the warning below 2 groups used)."""
     row = evaluated.rows[0]
     used = int(row["groups_used"] or 0)
     value = _number(row["gauc"])
@@ -32,9 +49,18 @@ def shape(evaluated: Evaluated) -> GAUCResult:
             "(returning NaN).",
             UndefinedMetricWarning,
         )
+    elif used == 1 and evaluated.plan.options.ci is not None:
+        checks.warn(
+            "Only 1 group has both classes: the GAUC interval needs at least 2 (se, low "
+            "and high are NaN).",
+            UndefinedMetricWarning,
+        )
     diag = evaluated.diagnostics
     return GAUCResult(
         gauc=value,
+        se=_number(row["gauc_se"]),
+        low=_number(row["gauc_low"]),
+        high=_number(row["gauc_high"]),
         groups_used=used,
         groups_skipped=int(row["groups_skipped"] or 0),
         rows_share=_number(row["rows_share"]),
@@ -48,8 +74,8 @@ def shape(evaluated: Evaluated) -> GAUCResult:
 
 #: gauc reads the group_auc relation of the same formulation, and adds the groups' counts up.
 #: Its formulations take the weights and negative label as group_auc's do.
-_OVER_GROUPS = Formulation("gauc", per_key=None, totals=("",))
-_OVER_GROUP_ROWS = Formulation("gauc", per_key=None, totals=("",), weighted=False,
+_OVER_GROUPS = Formulation("gauc", per_key=None, totals=("gauc_sums",))
+_OVER_GROUP_ROWS = Formulation("gauc", per_key=None, totals=("gauc_sums",), weighted=False,
                                   uses_negative=True)  # fmt: skip
 _BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id"}
 SPEC = MetricSpec(
@@ -58,14 +84,17 @@ SPEC = MetricSpec(
     formulations={"grouped": _OVER_GROUPS, "rows": _OVER_GROUP_ROWS},
     method_aliases={"bucketed": "grouped", **RANK_ALIAS},
     shape=shape,
-    parameters=GROUP_PARAMETERS,
+    parameters=GAUC_PARAMETERS,
     required=("group",),
     reads={"group_auc": "group_auc"},
     overlays=("diagnostics", "group_weight"),
-    params=group_params,
+    params=gauc_params,
     cli_columns=(
         "model",
         "gauc",
+        "se",
+        "low",
+        "high",
         "groups_used",
         "groups_skipped",
         "positives",
@@ -76,6 +105,7 @@ SPEC = MetricSpec(
     examples={
         "gauc_grouped_weighted_impressions": {**_BASE, "method": "grouped", "weight": "sample_w"},
         "gauc_grouped_column": {**_BASE, "method": "grouped", "group_weight": "gw_col"},
+        "gauc_ci": {**_BASE, "method": "grouped", "weight": "sample_w", "ci": 0.9},
         "gauc_rows_uniform": {**_BASE, "method": "rows", "group_weight": "uniform"},
         "gauc_rows_clicks_string_label": {
             "label": "outcome",
@@ -101,6 +131,7 @@ def gauc(
     pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
     method: Method = "auto",
+    ci: float | None = DEFAULT_CI,
     dialect: str | None = None,
 ) -> GAUCResult:
     """Group AUC: the weighted mean of per-group AUCs, computed in the database.
@@ -110,7 +141,15 @@ def gauc(
         GAUC = sum_g w_g * AUC_g / sum_g w_g
 
     over the groups that have both classes; single-class groups are skipped and counted.
-    Each ``AUC_g`` is exact (tie-averaged ranks, as :func:`auc`).
+    Each ``AUC_g`` is exact (tie-averaged ranks, as :func:`auc`). With ``ci``, over the ``I``
+    groups used, the interval reads the linearised variance of the ratio estimator::
+
+        Var(GAUC) = I / (I - 1) * sum_g w_g^2 (AUC_g - GAUC)^2 / (sum_g w_g)^2
+        [low, high] = GAUC -/+ z sqrt(Var),  z = Phi^-1((1 + ci) / 2), clipped to [0, 1]
+
+    The groups are the independent units (the rows of one user need not be); with uniform
+    weights it is the variance of the mean of the ``AUC_g``. It treats the weights as
+    fixed, so it is conservative rather than exact for small ``I`` (see docs/gauc.md).
 
     Parameters
     ----------
@@ -126,9 +165,11 @@ def gauc(
     Returns
     -------
     GAUCResult
-        ``gauc``, ``groups_used``, ``groups_skipped``, ``rows_share``, ``positives_share``
-        and the diagnostics. ``gauc`` is NaN, with an
-        :class:`~sqlauc.UndefinedMetricWarning`, when no group has both classes.
+        ``gauc``, ``se``, ``low``, ``high``, ``groups_used``, ``groups_skipped``,
+        ``rows_share``, ``positives_share`` and the diagnostics. ``gauc`` is NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`, when no group has both classes; ``se``,
+        ``low`` and ``high`` are NaN below 2 groups used (with the warning) or with
+        ``ci=None``.
 
     Examples
     --------
@@ -142,8 +183,18 @@ def gauc(
     1.0
     >>> sqlauc.auc(None, df)
     0.75
+
+    Four users, and the interval of their mean:
+
+    >>> df = pd.DataFrame({"user": [u for u in "abcd" for _ in range(3)],
+    ...                    "label": [1, 0, 0] * 4,
+    ...                    "score": [0.9, 0.5, 0.1, 0.3, 0.6, 0.2, 0.8, 0.9, 0.1,
+    ...                              0.7, 0.4, 0.2]})
+    >>> result = sqlauc.gauc(None, df, group="user", group_weight="uniform")
+    >>> round(result.gauc, 4), round(result.se, 4), round(result.low, 4), round(result.high, 4)
+    (0.75, 0.1443, 0.4671, 1.0)
     """
     given = {"label": label, "score": score, "weight": weight, "pos_label": pos_label,
              "where": where, "method": method, "group": group,
-             "group_weight": group_weight}  # fmt: skip
+             "group_weight": group_weight, "ci": ci}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))

@@ -80,23 +80,29 @@ WITH sqlauc_input AS (
   FROM (
     SELECT
       *,
-      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (
-        PARTITION BY by_1, model, grp
-        ORDER BY score DESC, (
+      0.0 AS g_wrong,
+      NULL AS g_weight
+    FROM (
+      SELECT
+        *,
+        SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (
+          PARTITION BY by_1, model, grp
+          ORDER BY score DESC, (
+            1 - label
+          ) DESC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS g_neg_ge,
+        SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp, score) AS g_neg_tied,
+        SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_pos,
+        SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_neg,
+        SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) OVER (PARTITION BY by_1, model, grp) AS g_used,
+        CAST(NULL AS FLOAT64) AS g_gw,
+        ROW_NUMBER() OVER (PARTITION BY by_1, model, grp ORDER BY score DESC, (
           1 - label
-        ) DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS g_neg_ge,
-      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp, score) AS g_neg_tied,
-      SUM(CASE WHEN label = 1 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_pos,
-      SUM(CASE WHEN label = 0 AND NOT score IS NULL THEN w ELSE 0.0 END) OVER (PARTITION BY by_1, model, grp) AS g_neg,
-      SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) OVER (PARTITION BY by_1, model, grp) AS g_used,
-      CAST(NULL AS FLOAT64) AS g_gw,
-      ROW_NUMBER() OVER (PARTITION BY by_1, model, grp ORDER BY score DESC, (
-        1 - label
-      ) DESC) AS g_row
-    FROM counted
-  ) AS group_placed
+        ) DESC) AS g_row
+      FROM counted
+    ) AS group_placed
+  ) AS group_wrong
 ), score_counts AS (
   SELECT
     by_1,
@@ -263,7 +269,13 @@ WITH sqlauc_input AS (
           negatives - 1
         ) * negatives, 0)
       END
-    ) AS se
+    ) AS se,
+    CASE
+      WHEN gauc_weight_sum > 0
+      THEN (
+        gauc_weight_sum - gauc_loss_sum
+      ) / NULLIF(gauc_weight_sum, 0)
+    END AS gauc_mean
   FROM totals
 ), delong_interval AS (
   SELECT
@@ -294,13 +306,11 @@ SELECT
   n_rows_excluded,
   n_rows_null_score,
   CASE WHEN positives > 0 THEN precision_sum / NULLIF(positives, 0) ELSE 0.0 END AS average_precision,
-  CASE
-    WHEN gauc_weight_sum > 0
-    THEN (
-      gauc_weight_sum - gauc_loss_sum
-    ) / NULLIF(gauc_weight_sum, 0)
-  END AS gauc,
+  gauc_mean AS gauc,
   n_groups_used,
   n_groups_skipped,
-  CAST(0 AS INT64) AS n_bad_group_weight
+  CAST(0 AS INT64) AS n_bad_group_weight,
+  NULL AS gauc_se,
+  NULL AS gauc_low,
+  NULL AS gauc_high
 FROM delong_interval

@@ -118,30 +118,119 @@ WITH sqlauc_input AS (
     n_pos_rows,
     n_null_group
   FROM auc_ratio
+), gauc_sums AS (
+  SELECT
+    SUM(CASE WHEN NOT auc IS NULL THEN group_weight * auc ELSE 0.0 END) AS wa_sum,
+    SUM(CASE WHEN NOT auc IS NULL THEN group_weight ELSE 0.0 END) AS w_sum,
+    SUM(CASE WHEN NOT auc IS NULL THEN group_weight * group_weight ELSE 0.0 END) AS w2_sum,
+    SUM(
+      CASE
+        WHEN NOT auc IS NULL
+        THEN group_weight * group_weight * (
+          auc - 0.5
+        )
+        ELSE 0.0
+      END
+    ) AS w2d_sum,
+    SUM(
+      CASE
+        WHEN NOT auc IS NULL
+        THEN group_weight * group_weight * (
+          auc - 0.5
+        ) * (
+          auc - 0.5
+        )
+        ELSE 0.0
+      END
+    ) AS w2d2_sum,
+    COUNT(auc) AS groups_used,
+    COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used > 0 THEN 1 END) AS groups_skipped,
+    CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_used) AS DOUBLE), 0.0) AS rows_share,
+    CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE), 0.0) AS positives_share,
+    SUM(positives) AS positives,
+    SUM(negatives) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MAX(0) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_pos_rows) AS n_pos_rows,
+    SUM(n_null_group) AS n_null_group,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
+  FROM group_auc
+), centred AS (
+  SELECT
+    *,
+    CASE WHEN w_sum > 0 THEN wa_sum / w_sum END AS theta
+  FROM gauc_sums
+), spread AS (
+  SELECT
+    *,
+    w2d2_sum - 2.0 * (
+      theta - 0.5
+    ) * w2d_sum + (
+      theta - 0.5
+    ) * (
+      theta - 0.5
+    ) * w2_sum AS ss
+  FROM centred
+), with_se AS (
+  SELECT
+    *,
+    SQRT(
+      CAST(groups_used AS DOUBLE) / NULLIF(CAST(groups_used - 1 AS DOUBLE), 0.0) * (
+        CASE WHEN ss > 0 THEN ss ELSE 0.0 END
+      ) / NULLIF(w_sum * w_sum, 0.0)
+    ) AS se
+  FROM spread
+), delong_interval AS (
+  SELECT
+    *,
+    CASE
+      WHEN theta - 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta - 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta - 1.9599639845400536 * se
+    END AS auc_low,
+    CASE
+      WHEN theta + 1.9599639845400536 * se < 0
+      THEN 0.0
+      WHEN theta + 1.9599639845400536 * se > 1
+      THEN 1.0
+      ELSE theta + 1.9599639845400536 * se
+    END AS auc_high
+  FROM with_se
 )
 SELECT
-  CASE
-    WHEN SUM(CASE WHEN NOT auc IS NULL THEN group_weight ELSE 0.0 END) > 0
-    THEN SUM(CASE WHEN NOT auc IS NULL THEN group_weight * auc ELSE 0.0 END) / SUM(CASE WHEN NOT auc IS NULL THEN group_weight ELSE 0.0 END)
-  END AS gauc,
-  COUNT(auc) AS groups_used,
-  COUNT(CASE WHEN auc IS NULL AND NOT grp IS NULL AND n_used > 0 THEN 1 END) AS groups_skipped,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_used ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_used) AS DOUBLE), 0.0) AS rows_share,
-  CAST(SUM(CASE WHEN NOT auc IS NULL THEN n_pos_rows ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(n_pos_rows) AS DOUBLE), 0.0) AS positives_share,
-  SUM(positives) AS positives,
-  SUM(negatives) AS negatives,
-  SUM(n_rows) AS n_rows,
-  SUM(n_used) AS n_used,
-  SUM(n_excluded) AS n_excluded,
-  SUM(n_null_label) AS n_null_label,
-  SUM(n_null_score) AS n_null_score,
-  SUM(n_nonfinite_score) AS n_nonfinite_score,
-  SUM(n_bad_weight) AS n_bad_weight,
-  MAX(0) AS max_label_code,
-  MIN(neg_label_min) AS neg_label_min,
-  MAX(neg_label_max) AS neg_label_max,
-  NULL AS gw_sum,
-  SUM(n_pos_rows) AS n_pos_rows,
-  SUM(n_null_group) AS n_null_group,
-  SUM(CAST(0 AS BIGINT)) AS n_bad_group_weight
-FROM group_auc
+  theta AS gauc,
+  groups_used,
+  groups_skipped,
+  rows_share,
+  positives_share,
+  positives,
+  negatives,
+  se AS gauc_se,
+  auc_low AS gauc_low,
+  auc_high AS gauc_high,
+  CAST(n_rows AS BIGINT) AS n_rows,
+  CAST(n_used AS BIGINT) AS n_used,
+  CAST(n_excluded AS BIGINT) AS n_excluded,
+  CAST(n_null_label AS BIGINT) AS n_null_label,
+  CAST(n_null_score AS BIGINT) AS n_null_score,
+  CAST(n_nonfinite_score AS BIGINT) AS n_nonfinite_score,
+  CAST(n_bad_weight AS BIGINT) AS n_bad_weight,
+  max_label_code,
+  neg_label_min,
+  neg_label_max,
+  CAST(positives + negatives AS DOUBLE) AS group_weight,
+  CAST(NULL AS DOUBLE) AS gw_sum,
+  n_pos_rows,
+  n_null_group,
+  n_bad_group_weight
+FROM delong_interval
