@@ -58,6 +58,7 @@ METRIC_OVERLAYS = {
     "calibration": "evaluate_calibration",
     "average_precision": "evaluate_average_precision",
     "gauc": "evaluate_gauc",
+    "ks": "evaluate_ks",
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
@@ -350,6 +351,13 @@ SPEC = MetricSpec(
             "group_weight": "clicks",
             "ci": None,
             "metrics": ("gauc", "average_precision"),
+        },
+        "evaluate_ks_weighted_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "weight": "sample_w",
+            "ci": None,
+            "metrics": ("ks",),
         },
         "evaluate_weighted_log_loss_eps": {
             "label": "clicked",
