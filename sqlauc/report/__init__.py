@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlauc.metrics.evaluate import as_names
-from sqlauc.options import DEFAULT_POS_LABEL, PosLabel, invalid
+from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, PosLabel, invalid
 from sqlauc.report.build import Request, collect
 from sqlauc.report.page import document
 
@@ -32,7 +32,7 @@ def report(
     weight: str | None = None,
     pos_label: PosLabel = DEFAULT_POS_LABEL,
     where: str | None = None,
-    level: float = 0.95,
+    level: float = DEFAULT_CI,
     path: str | os.PathLike[str] = "sqlauc-report.html",
 ) -> Path:
     """Write a model review of the score columns to one self-contained HTML file.
@@ -67,7 +67,8 @@ def report(
         tests are clustered (:func:`sqlauc.evaluate`'s ``cluster``).
     level : float in (0, 1), default 0.95
         The level of every interval, and the significance threshold ``1 - level`` of the
-        comparisons.
+        comparisons. With a weight column of non-integer (sampling) weights there is no
+        interval and no test (the report says why), as in :func:`sqlauc.evaluate`.
     path : str or path, default "sqlauc-report.html"
         The file to write (overwritten).
 

@@ -169,9 +169,13 @@ def compare_models(review: Review) -> None:
     }
     if request.cluster is not None:
         options["cluster"] = request.cluster
-    review.comparison = recorded(
-        review, lambda: sqlauc.compare(request.con, request.table, **options)
-    )
+    try:
+        review.comparison = recorded(
+            review, lambda: sqlauc.compare(request.con, request.table, **options)
+        )
+    except DataError as err:  # sampling weights: no paired test (the report says why)
+        review.notes.append(f"No comparison: {err}")
+        return
     review.queries.append(("Comparison (sqlauc.compare)", _sql("compare", request, options)))
 
 
