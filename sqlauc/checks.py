@@ -22,7 +22,7 @@ from sqlauc.options import DEFAULT_POS_LABEL
 from sqlauc.results import Diagnostics
 
 if TYPE_CHECKING:
-    from sqlauc.pipeline import Plan
+    from sqlauc.records import Plan
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 #: With 0/1, -1/1 or boolean labels a missing class is the one-class case, not an error.
