@@ -36,7 +36,7 @@ from sqlauc.options import (
     PosLabel,
     invalid,
 )
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
