@@ -17,7 +17,7 @@ from html import escape
 #: order models get them; a model keeps its colour in every chart.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 GREY = "#8c8c8c"
-WIDTH, HEIGHT = 460, 340
+WIDTH, HEIGHT = 430, 330
 LEFT, RIGHT, BOTTOM = 58, 14, 48
 CHAR = 6.6  # the width of a character of the 12 px legend text, roughly
 

@@ -168,7 +168,7 @@ def curves(review: Review) -> str:
         Series(f"{s.name} (AUC {number(auc.get(s.name))})", s.x, s.y, s.color)
         for s in _series(review, "fpr", "tpr", "roc")
     ]
-    roc.append(Series("chance", [0.0, 1.0], [0.0, 1.0], GREY, dash=True))
+    roc.append(Series("", [0.0, 1.0], [0.0, 1.0], GREY, dash=True))  # chance
     pr = _series(review, "recall", "precision", "pr", steps=True)
     first = next(iter(review.curves.values()), None)
     if first is not None:
@@ -224,7 +224,7 @@ def slices(review: Review) -> str | None:
         x_range=(-0.5, len(labels) - 0.5),
         y_range=(max(0.0, low - pad), min(1.0, high + pad)),
         x_ticks=ticks,
-        width=920,
+        width=876,
     )
     return (
         f'<div class="charts wide">{chart(axes, series)}</div>'
