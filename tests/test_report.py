@@ -206,7 +206,11 @@ def test_the_report_in_chromium(demo, page, tmp_path):
                             group="user_id", metrics=metrics)  # fmt: skip
     for _, row in frame.iterrows():
         cells = summary[row["model"]]
-        for metric in ("auc", "auc_low", "auc_high", *metrics):
+        counts = {"positives", "negatives", "n_rows"}
+        assert set(cells) - counts == {"auc", "auc_low", "auc_high", *metrics} | (
+            {"gauc_low", "gauc_high"} & set(frame.columns)
+        )
+        for metric in set(cells) - counts:
             text, exact = cells[metric]
             assert text == shown(row[metric]), metric
             # exact to 1e-12, not bit for bit: evaluate's log_loss with group= changed its

@@ -8,7 +8,7 @@ them) is escaped here or in :mod:`sqlauc.report.words` / :mod:`sqlauc.report.cha
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -54,38 +54,63 @@ def _heading(text: str, tip: str = "") -> str:
     return f"<th{title}>{escape(text)}</th>"
 
 
+Column = tuple[str, str, Callable[[Any], str]]
+
+
+def _metric(name: str, digits: int = 4) -> Callable[[Any], str]:
+    return lambda row: cell(row[name], name, number(row[name], digits))
+
+
+def _count(name: str) -> Callable[[Any], str]:
+    return lambda row: cell(row[name], name, count(row[name]))
+
+
+def _interval(name: str) -> Callable[[Any], str]:
+    return lambda row: interval(row[f"{name}_low"], row[f"{name}_high"], name)
+
+
+def summary_columns(review: Review) -> list[Column]:
+    """The summary's columns after the model: heading, tooltip, cell of a row; only those
+    of evaluate's columns the frame has."""
+    frame = review.summary.columns
+    percent = f"{review.request.level * 100:g}%"
+    clustered = f", clustered by {review.request.cluster}" if "design_effect" in frame else ""
+    columns: list[Column] = [("AUC", "exact ROC AUC, ties count 1/2", _metric("auc"))]
+    if "auc_low" in frame:
+        columns.append((f"AUC {percent} CI", f"DeLong{clustered}", _interval("auc")))
+    if "design_effect" in frame:
+        columns += [
+            ("clusters", "clusters with a used row", _count("clusters")),
+            (
+                "design effect",
+                "clustered variance / row-level variance",
+                _metric("design_effect", 2),
+            ),
+        ]
+    if "gauc" in frame:
+        columns.append(("GAUC", f"AUC per {review.request.group}, averaged", _metric("gauc")))
+    if "gauc_low" in frame:
+        columns.append((f"GAUC {percent} CI", "over the groups", _interval("gauc")))
+    columns += [(*METRIC_HEADINGS[m], _metric(m)) for m in METRIC_HEADINGS if m in frame]
+    columns += [
+        ("positives", "", _count("positives")),
+        ("negatives", "", _count("negatives")),
+        ("rows used", "", _count("n_rows")),
+    ]
+    return columns
+
+
 def summary(review: Review) -> str:
     """The summary table: one row per model, evaluate's values."""
-    frame, level = review.summary, review.request.level
-    percent = f"{level * 100:g}%"
-    has_gauc = "gauc" in frame.columns
-    heads = [
-        _heading("model"),
-        _heading("AUC", "exact ROC AUC, ties count 1/2"),
-        _heading(f"AUC {percent} CI", "DeLong" + (", clustered" if review.request.cluster else "")),
-    ]
-    if has_gauc:
-        heads.append(_heading("GAUC", "per-group AUC averaged, weighted"))
-        if "gauc_low" in frame.columns:
-            heads.append(_heading(f"GAUC {percent} CI"))
-    metrics = [m for m in METRIC_HEADINGS if m in frame.columns]
-    heads += [_heading(*METRIC_HEADINGS[m]) for m in metrics]
-    heads += [_heading("positives"), _heading("negatives"), _heading("rows used")]
+    columns = summary_columns(review)
+    heads = _heading("model") + "".join(_heading(title, tip) for title, tip, _ in columns)
     body = []
-    for i, row in frame.iterrows():
-        cells = [f"<td>{swatch(int(str(i)), str(row['model']))}</td>", cell(row["auc"], "auc")]
-        cells.append(interval(row.get("auc_low"), row.get("auc_high")))
-        if has_gauc:
-            cells.append(cell(row["gauc"], "gauc"))
-            if "gauc_low" in frame.columns:
-                cells.append(interval(row["gauc_low"], row["gauc_high"], "gauc"))
-        cells += [cell(row[m], m) for m in metrics]
-        cells += [cell(row[c], c, count(row[c])) for c in ("positives", "negatives", "n_rows")]
+    for i, row in review.summary.iterrows():
+        cells = [f"<td>{swatch(int(str(i)), str(row['model']))}</td>"]
+        cells += [render(row) for _, _, render in columns]
         body.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
     return (
-        '<table id="summary-table" class="numbers"><thead><tr>'
-        + "".join(heads)
-        + "</tr></thead><tbody>"
+        f'<table id="summary-table" class="numbers"><thead><tr>{heads}</tr></thead><tbody>'
         + "".join(body)
         + "</tbody></table>"
     )
