@@ -449,6 +449,20 @@ def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, in
     return {name: n for name, n in counts.items() if n}
 
 
+def excluded_by_model(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """evaluate's rows read and excluded per score column (each model uses its own rows):
+    ``n_rows``, ``n_excluded``, ``n_null_label``, ``n_null_score`` (``n_null_group``) summed
+    over the model's (slice, model) rows; {} for compare, whose pairs share the baseline."""
+    if plan_.spec.name == "compare" or len(plan_.roles.scores) < 2:
+        return {}
+    keys = ("n_rows", "n_excluded", "n_null_label", "n_null_score", "n_null_group")
+    counts = {name: dict.fromkeys(keys, 0) for name in inputs.model_labels(plan_.roles)}
+    for row in rows:
+        for key in keys:
+            counts[row["model"]][key] += int(row.get(key) or 0)
+    return counts
+
+
 def unordered(plan_: Plan) -> tuple[str, tuple[int, ...]]:
     """The plan's query without its final ORDER BY, and the positions of the output columns
     it sorted by (ascending), for an engine that sorts a frame's rows itself
@@ -497,7 +511,8 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
         diag_row = _diagnostics_row(plan_, rows)
     diagnostics = Diagnostics.from_row(diag_row)
     nonfinite = nonfinite_by_column(plan_, rows) if plan_.roles.scores else None
-    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite)
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite,
+                           per_model=excluded_by_model(plan_, rows))  # fmt: skip
     return Evaluated(plan_, rows, frame, diagnostics, defined)
 
 

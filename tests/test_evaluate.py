@@ -182,8 +182,8 @@ def test_sql_is_the_query_evaluate_runs(con):
 
 
 def test_excluded_rows_are_rows_of_the_table(backend):
-    """The warning counts rows of the table (not K (row, model) pairs): a row is excluded when
-    its label is NULL or any of its scores is NULL; each model still uses its own rows."""
+    """The warning counts rows of the table (not K (row, model) pairs) per model: each model
+    uses its own rows, those with a label and its score."""
     frame = pd.DataFrame(
         {
             "label": [1, 0, 1, 0, None, 1, 0, 1, 0, 0],
@@ -193,10 +193,21 @@ def test_excluded_rows_are_rows_of_the_table(backend):
         }
     ).astype({"label": "Int64"})
     table = backend.create(frame)
-    # rows 4 (NULL label), 5 (a, b), 2 (b), 9 (a): 4 of 10; NULL scores in 4 rows (2, 4, 5, 9)
-    message = r"excluded 4 of 10 rows \(1 with a NULL label, 4 a NULL score in at least one"
+    # per model: row 4 (NULL label) for all; a: rows 5, 9; b: rows 2, 5; c: row 4 only
+    message = (
+        r"model 'a': excluded 3 of 10 rows \(1 with a NULL label, 2 a NULL score\); "
+        r"model 'b': excluded 3 of 10 rows \(1 with a NULL label, 2 a NULL score\); "
+        r"model 'c': excluded 1 of 10 rows \(1 with a NULL label, 1 a NULL score\)$"
+    )
     with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
         got = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], ci=None)
+    # a model that used every row is said to have, not counted in a total
+    message = (
+        r"^model 'a': excluded 2 of 9 rows \(0 with a NULL label, 2 a NULL score\); "
+        r"model\(s\) 'c' used all 9 rows$"
+    )
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
+        sqlauc.evaluate(backend.con, table, scores=["a", "c"], ci=None, where="label IS NOT NULL")
     for row in got.itertuples(index=False):
         keep = frame["label"].notna() & frame[row.model].notna()
         y = frame["label"][keep].astype(int).to_numpy() == 1
