@@ -26,6 +26,7 @@ from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.ks import ks
 from sqlauc.metrics.roc_curve import roc_curve
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
+from sqlauc.report import report
 from sqlauc.results import (
     AUCResult,
     CurveResult,
@@ -70,6 +71,7 @@ __all__ = [
     "plot_roc",
     "precision_recall_curve",
     "ref",
+    "report",
     "roc_curve",
     "source",
     "sql",

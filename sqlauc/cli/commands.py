@@ -1,5 +1,5 @@
-"""The metric commands: ``auc``, ``gauc``, ``ks``, ``roc`` and ``pr`` (one output row per model), and
-``evaluate`` and ``compare`` (one row per slice and model, from one query).
+"""The metric commands: ``auc``, ``gauc``, ``ks``, ``roc`` and ``pr`` (one output row per model),
+and ``evaluate`` and ``compare`` (one row per slice and model, from one query).
 
 Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
 (``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
@@ -176,8 +176,11 @@ def run_evaluate(args: argparse.Namespace) -> None:
     if args.plot is not None:
         require_plotting()
     level = interval_level(args)
+    # evaluate's own default when neither --ci nor --no-ci is given (no interval, with a
+    # warning, for non-integer weights; none with --method binned)
+    asked: dict[str, Any] = {"ci": level} if args.ci is not None or args.no_ci else {}
     with open_target(args) as target, relay_warnings():
-        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), ci=level,
+        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), **asked,
                                 max_fpr=args.max_fpr, method=args.method, bins=args.bins,
                                 metrics=args.metrics, eps=args.eps, group=args.group,
                                 group_weight=args.group_weight,

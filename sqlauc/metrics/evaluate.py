@@ -36,7 +36,7 @@ from sqlauc.options import (
     PosLabel,
     invalid,
 )
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
@@ -118,14 +118,21 @@ def z_value(level: float) -> float:
     return NormalDist().inv_cdf(1 - (1 - level) / 2)
 
 
-def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
-    ``:bins`` with method="binned".
-
-    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
-    """
+def check_options(options: Options) -> None:
+    """evaluate's refusals of option combinations (the option gate runs them before any
+    connection is used): ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` (it would change
+    nothing), ``group`` without ``gauc`` and the reverse, a ``group_weight`` without ``gauc``,
+    and with method="binned" the options that need exact per-score placements."""
     if options.method == "binned":
-        return binned_params(options)
+        for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+            if option == "ci" and options.ci is DEFAULT_CI:
+                continue
+            if getattr(options, option) not in (None, ()):
+                raise invalid(option, "evaluate", "None with method='binned' (the binned query "
+                              "counts rows per score bin, not per score; its bounds are "
+                              "auc_low_bound and auc_high_bound)",
+                              getattr(options, option))  # fmt: skip
+        return
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
         raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
                       "(it is their clipping of probabilities)", options.eps)  # fmt: skip
@@ -138,6 +145,13 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     if options.group is None and options.group_weight != "impressions":
         raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
                       "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
+
+
+def evaluate_params(options: Options) -> dict[str, Param]:
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
+    ``:bins`` with method="binned" (the options were checked by :func:`check_options`)."""
+    if options.method == "binned":
+        return binned_params(options)
     return {
         **group_params(options),
         "with_ci": options.ci is not None,
@@ -151,13 +165,6 @@ def evaluate_params(options: Options) -> dict[str, Param]:
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
     per-score placements; the default ``ci``, not given, is no interval there)."""
-    for option in ("ci", "max_fpr", "metrics", "eps", "group"):
-        if option == "ci" and options.ci is DEFAULT_CI:
-            continue
-        if getattr(options, option) not in (None, ()):
-            raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
-                          "rows per score bin, not per score; its bounds are auc_low_bound "
-                          "and auc_high_bound)", getattr(options, option))  # fmt: skip
     return {"bins": binned_bins(options)}
 
 
@@ -195,18 +202,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     options = plan.options
     if plan.method == "binned":
         return binned_shape(evaluated)
-    if options.ci is not None and plan.roles.weight is not None:
-        fractional = fractional_rows(evaluated)
-        if fractional:
-            raise invalid(
-                "ci",
-                "evaluate",
-                f"None when weight column {plan.roles.weight!r} holds non-integer weights "
-                f"({fractional} row(s)): DeLong's interval is defined for frequency weights "
-                "(a weight-k row is k identical rows), and with sampling weights it "
-                "understates the variance; the AUC itself is computed with ci=None",
-                options.ci,
-            )
+    sampling = _sampling_weights(evaluated)
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
     frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]), ())
@@ -218,7 +214,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
-    if options.ci is not None:
+    if sampling:
+        frame[list(_CI_COLUMNS)] = np.nan
+    elif options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
             checks.warn(
@@ -228,6 +226,29 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 UndefinedMetricWarning,
             )
     return frame
+
+
+def _sampling_weights(evaluated: Evaluated) -> bool:
+    """Whether the interval columns are NaN for non-integer (sampling) weights: with the
+    default ``ci`` (not asked for) one warning says so; an explicit ``ci=`` is a DataError
+    (compare's, for the same condition). DeLong's variance is defined for frequency weights."""
+    plan = evaluated.plan
+    if plan.options.ci is None or plan.roles.weight is None:
+        return False
+    fractional = fractional_rows(evaluated)
+    if not fractional:
+        return False
+    held = (f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
+            "row(s)): DeLong's interval is defined for frequency weights (a weight-k row is k "
+            "identical rows), and with sampling weights it understates the variance")  # fmt: skip
+    if plan.options.ci is not DEFAULT_CI:
+        raise DataError(f"{held}; pass ci=None for the AUCs without an interval")
+    checks.warn(
+        f"{held}: auc_se, auc_low and auc_high are NaN. Integer weights (or no weight=) give "
+        "an interval; ci=None leaves the columns out.",
+        UndefinedMetricWarning,
+    )
+    return True
 
 
 def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
@@ -318,6 +339,7 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
+    checks=check_options,
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
@@ -455,9 +477,10 @@ def evaluate(
         Slice columns: one row per distinct combination (a NULL slice value is a slice).
     ci : float in (0, 1) or None, default 0.95
         The DeLong interval's level; ``None`` leaves ``auc_se``, ``auc_low`` and
-        ``auc_high`` out. With a weight column of non-integer values it is refused
-        (:class:`~sqlauc.InvalidParameterError`): the interval is defined for frequency
-        weights, and sampling weights make it understate the variance. With
+        ``auc_high`` out. With a weight column of non-integer values an explicit level is
+        a :class:`~sqlauc.DataError` (the interval is defined for frequency weights, and
+        sampling weights make it understate the variance); the default (not given) leaves
+        the three columns NaN, with a warning. With
         ``method="binned"`` the default is no interval (its certified bounds replace it);
         an explicit level is refused there.
     max_fpr : float in (0, 1], optional

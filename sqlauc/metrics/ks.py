@@ -16,7 +16,7 @@ from sqlauc.metrics.auc import COMMON_PARAMETERS
 from sqlauc.metrics.roc_curve import FORMULATIONS as ROC_FORMULATIONS
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import KSResult
 
 KsMethod = Literal["auto", "grouped", "rows"]
