@@ -5,6 +5,7 @@ The metrics are computed by SQL that sqlauc generates from one template per metr
 default.
 """
 
+from sqlauc._version import __version__
 from sqlauc.compute import compute
 from sqlauc.curves import average_precision, precision_recall_curve
 from sqlauc.dbt import DbtRelation, ref, source
@@ -37,8 +38,6 @@ from sqlauc.results import (
 )
 from sqlauc.sources import Query
 from sqlauc.sqltext import sql
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AUCResult",
