@@ -301,3 +301,35 @@ def _comparable(value: Any) -> Any:
     if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
         return tuple(_comparable(item) for item in value)
     return value
+
+
+@dataclass(frozen=True)
+class KSResult:
+    """The result of :func:`sqlauc.ks`: the Kolmogorov-Smirnov statistic and where it is
+    reached.
+
+    Attributes
+    ----------
+    statistic : float
+        ``max_t |TPR(t) - FPR(t)|`` over the exact ROC points (NaN with one class).
+    threshold : float
+        The threshold ``t`` (predict positive when ``score >= t``) where the statistic is
+        reached: the highest one when several points reach it (NaN with one class).
+    tpr, fpr : float
+        The true and false positive rates at ``threshold`` (``tpr > fpr``: the positives
+        score higher there).
+    method : str
+        The formulation that ran (``"grouped"`` or ``"rows"``).
+    diagnostics : Diagnostics
+        Rows read, used and excluded, the class totals, from the same query.
+    """
+
+    statistic: float
+    threshold: float
+    tpr: float
+    fpr: float
+    method: str
+    diagnostics: Diagnostics
+
+    def __float__(self) -> float:
+        return self.statistic

@@ -58,6 +58,7 @@ METRIC_OVERLAYS = {
     "calibration": "evaluate_calibration",
     "average_precision": "evaluate_average_precision",
     "gauc": "evaluate_gauc",
+    "ks": "evaluate_ks",
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
@@ -124,14 +125,21 @@ def z_value(level: float) -> float:
     return NormalDist().inv_cdf(1 - (1 - level) / 2)
 
 
-def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
-    ``:bins`` with method="binned".
-
-    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
-    """
+def check_options(options: Options) -> None:
+    """evaluate's refusals of option combinations (the option gate runs them before any
+    connection is used): ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` (it would change
+    nothing), ``group`` without ``gauc`` and the reverse, a ``group_weight`` without ``gauc``,
+    and with method="binned" the options that need exact per-score placements."""
     if options.method == "binned":
-        return binned_params(options)
+        for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+            if option == "ci" and options.ci is DEFAULT_CI:
+                continue
+            if getattr(options, option) not in (None, ()):
+                raise invalid(option, "evaluate", "None with method='binned' (the binned query "
+                              "counts rows per score bin, not per score; its bounds are "
+                              "auc_low_bound and auc_high_bound)",
+                              getattr(options, option))  # fmt: skip
+        return
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
         raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
                       "(it is their clipping of probabilities)", options.eps)  # fmt: skip
@@ -144,6 +152,13 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     if options.group is None and options.group_weight != "impressions":
         raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
                       "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
+
+
+def evaluate_params(options: Options) -> dict[str, Param]:
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
+    ``:bins`` with method="binned" (the options were checked by :func:`check_options`)."""
+    if options.method == "binned":
+        return binned_params(options)
     return {
         **group_params(options),
         "with_ci": options.ci is not None,
@@ -157,13 +172,6 @@ def evaluate_params(options: Options) -> dict[str, Param]:
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
     per-score placements; the default ``ci``, not given, is no interval there)."""
-    for option in ("ci", "max_fpr", "metrics", "eps", "group"):
-        if option == "ci" and options.ci is DEFAULT_CI:
-            continue
-        if getattr(options, option) not in (None, ()):
-            raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
-                          "rows per score bin, not per score; its bounds are auc_low_bound "
-                          "and auc_high_bound)", getattr(options, option))  # fmt: skip
     return {"bins": binned_bins(options)}
 
 
@@ -341,6 +349,7 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
+    checks=check_options,
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
@@ -374,6 +383,13 @@ SPEC = MetricSpec(
             "group_weight": "clicks",
             "ci": None,
             "metrics": ("gauc", "average_precision"),
+        },
+        "evaluate_ks_weighted_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "weight": "sample_w",
+            "ci": None,
+            "metrics": ("ks",),
         },
         "evaluate_weighted_log_loss_eps": {
             "label": "clicked",
