@@ -25,7 +25,7 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
-EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc")
+EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks")
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 

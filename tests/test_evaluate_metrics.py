@@ -304,7 +304,7 @@ def test_one_scan_with_gauc(con):
 @pytest.mark.parametrize(
     ("option", "value"),
     [("metrics", ["foo"]), ("metrics", ["ne", "ne"]), ("metrics", 3),
-     ("metrics", []), ("eps", 0), ("eps", 0.5), ("eps", True), ("eps", 1e-12), ("by", "ne"),
+     ("metrics", []), ("eps", 0), ("eps", 0.5), ("eps", True), ("eps", 1e-12),
      ("group", "a"), ("group", None), ("group_weight", "clicks")],
 )  # fmt: skip
 def test_invalid_options(option, value):
@@ -312,8 +312,6 @@ def test_invalid_options(option, value):
     kwargs = {"scores": ["a"], option: value}
     if option == "eps" and value == 1e-12:
         kwargs["metrics"] = ["calibration"]  # eps without log_loss or ne changes nothing
-    if option == "by":
-        kwargs["metrics"] = "ne"  # a slice column named like an output column
     if option == "group" and value is None:
         kwargs["metrics"] = "gauc"  # gauc needs a group column
     with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter of evaluate\(\)"):

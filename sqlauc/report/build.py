@@ -15,14 +15,16 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-import sqlauc
 from sqlauc.compute import compute
 from sqlauc.curves import pr_from_counts
 from sqlauc.errors import DataError
+from sqlauc.metrics.compare import compare
+from sqlauc.metrics.evaluate import evaluate
 from sqlauc.options import EVALUATE_METRICS, PosLabel
 from sqlauc.plot import display_points
 from sqlauc.results import Diagnostics
 from sqlauc.sources import Query, resolve
+from sqlauc.sqltext import sql
 
 #: evaluate's metrics the summary asks for, in this order (those evaluate has).
 SUMMARY_METRICS = ("log_loss", "ne", "calibration", "ece", "ks", "average_precision")
@@ -137,14 +139,14 @@ def summarise(review: Review) -> None:
     request = review.request
     options = _evaluate_options(request, review.metrics)
     try:
-        frame = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+        frame = recorded(review, lambda: evaluate(request.con, request.table, **options))
     except DataError as err:
         if "outside [0, 1]" not in str(err):
             raise
         review.notes.append(f"{err} The report leaves them out.")
         review.metrics = tuple(m for m in review.metrics if m not in PROBABILITY_METRICS)
         options = _evaluate_options(request, review.metrics)
-        frame = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+        frame = recorded(review, lambda: evaluate(request.con, request.table, **options))
     review.summary = frame
     review.queries.append(("Summary table (sqlauc.evaluate)", _sql("evaluate", request, options)))
 
@@ -152,7 +154,7 @@ def summarise(review: Review) -> None:
 def _sql(metric: str, request: Request, options: dict[str, Any]) -> str:
     """:func:`sqlauc.sql` of the call, or why there is none."""
     try:
-        return sqlauc.sql(metric, request.table, con=request.con, **options)
+        return sql(metric, request.table, con=request.con, **options)
     except Exception as err:  # the report still shows every number it has
         return f"-- no SQL text for this call: {err}"
 
@@ -170,9 +172,7 @@ def compare_models(review: Review) -> None:
     if request.cluster is not None:
         options["cluster"] = request.cluster
     try:
-        review.comparison = recorded(
-            review, lambda: sqlauc.compare(request.con, request.table, **options)
-        )
+        review.comparison = recorded(review, lambda: compare(request.con, request.table, **options))
     except DataError as err:  # sampling weights: no paired test (the report says why)
         review.notes.append(f"No comparison: {err}")
         return
@@ -186,7 +186,7 @@ def slice_models(review: Review) -> None:
         return
     options = {**_evaluate_options(request, ()), "by": list(request.by)}
     del options["metrics"]
-    review.slices = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+    review.slices = recorded(review, lambda: evaluate(request.con, request.table, **options))
     review.queries.append(("AUC per slice (sqlauc.evaluate)", _sql("evaluate", request, options)))
 
 

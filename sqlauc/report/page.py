@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Callable
 from html import escape
 
-import sqlauc
+from sqlauc._version import __version__
 from sqlauc.report import sections
 from sqlauc.report.build import Review, describe_source
 
@@ -76,7 +76,7 @@ def _header(review: Review, shown: list[tuple[str, str]]) -> str:
         "<header><h1>Model review</h1>"
         f'<p class="lede">{escape(models)} predicting <code>{escape(request.label)}</code> '
         f"on {escape(describe_source(request.table))}; "
-        f"computed in the database by sqlauc {escape(sqlauc.__version__)}, {when}.</p>"
+        f"computed in the database by sqlauc {escape(__version__)}, {when}.</p>"
         f"<nav>{nav}</nav></header>"
     )
 
