@@ -499,7 +499,8 @@ def evaluate(
     metrics : str or sequence of str, optional
         Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"``,
         ``"average_precision"`` and ``"gauc"`` (formulas above; ``gauc`` needs ``group``);
-        they come after ``auc`` .. ``pauc`` in that order, whatever the order given.
+        they come after ``auc`` .. ``pauc`` in that order, whatever the order given. An
+        empty list is no extra metric, as ``None`` is.
         ``log_loss``, ``ne`` and ``calibration`` read the score as a probability: a score
         column with a value outside [0, 1] is a :class:`~sqlauc.DataError` naming it
         (counted in the same query). Undefined values are NaN: ``ne`` with a single
