@@ -325,7 +325,12 @@ def data(review: Review, source: str | None = None) -> str:
     )
     notes = "".join(f"<li>{escape(note)}</li>" for note in review.notes)
     warned = f'<p>Warnings:</p><ul class="notes">{notes}</ul>' if notes else ""
-    return f'<dl class="facts">{listing}</dl>{table}{warned}'
+    rule = (
+        '<p class="note">Rows read: the rows of the source that match the filter (a row of '
+        "weight 0 counts as absent). A row is left out of a model when its label or that "
+        "model's score is NULL; a comparison uses the rows both its models score.</p>"
+    )
+    return f'<dl class="facts">{listing}</dl>{table}{rule}{warned}'
 
 
 def queries(review: Review) -> str:
