@@ -18,6 +18,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 header { background: #fff; border-bottom: 1px solid #dde1e6; padding: 18px 28px 10px; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 0 0 10px; }
+h3 { font-size: 14px; margin: 12px 0 4px; }
 nav a { margin-right: 14px; color: #0b5cad; text-decoration: none; font-size: 13px; }
 main { max-width: 960px; margin: 0 auto; padding: 8px 20px 40px; }
 header > * { max-width: 960px; margin-left: auto; margin-right: auto; }
