@@ -227,7 +227,8 @@ def slices(review: Review) -> str | None:
     frame = review.slices
     if frame is None or frame.empty:
         return None
-    by = list(review.request.by)
+    by = [str(c) for c in frame.columns[: list(frame.columns).index("model")]]  # renamed
+    names = " / ".join(review.request.by)  # as the caller named them
     keys = frame[by].drop_duplicates()
     labels = _slice_labels(keys, by)
     position = {label: i for i, label in enumerate(labels)}
@@ -243,8 +244,8 @@ def slices(review: Review) -> str | None:
     step = max(1, math.ceil(len(labels) / SLICE_LABELS))
     ticks = [(float(i), label) for i, label in enumerate(labels)][::step]
     axes = Axes(
-        f"AUC per {' / '.join(by)}",
-        " / ".join(by),
+        f"AUC per {names}",
+        names,
         "AUC",
         x_range=(-0.5, len(labels) - 0.5),
         y_range=(max(0.0, low - pad), min(1.0, high + pad)),
@@ -253,8 +254,8 @@ def slices(review: Review) -> str | None:
     )
     return (
         f'<div class="charts wide">{chart(axes, series)}</div>'
-        f"<details><summary>the values ({len(frame)} rows)</summary>{_slice_table(frame, by)}"
-        "</details>"
+        f"<details><summary>the values ({len(frame)} rows)</summary>"
+        f"{_slice_table(frame, by, names)}</details>"
     )
 
 
@@ -263,7 +264,7 @@ def _finite(frame: pd.DataFrame, columns: Sequence[str]) -> list[float]:
     return [float(v) for v in values if pd.notna(v) and math.isfinite(float(v))]
 
 
-def _slice_table(frame: pd.DataFrame, by: list[str]) -> str:
+def _slice_table(frame: pd.DataFrame, by: list[str], names: str) -> str:
     heads = [*by, "model", "AUC", "interval", "positives", "negatives", "rows used"]
     body = []
     for label, (_, row) in zip(_slice_labels(frame, by), frame.iterrows(), strict=True):
@@ -275,7 +276,7 @@ def _slice_table(frame: pd.DataFrame, by: list[str]) -> str:
             *(cell(row[c], c, count(row[c])) for c in ("positives", "negatives", "n_rows")),
         ]
         body.append("<tr>" + "".join(cells) + "</tr>")
-    head = f"<th>{escape(' / '.join(by))}</th>" + "".join(_heading(h) for h in heads[len(by) :])
+    head = f"<th>{escape(names)}</th>" + "".join(_heading(h) for h in heads[len(by) :])
     return (
         f'<table class="numbers"><thead><tr>{head}</tr></thead><tbody>'
         + "".join(body)
