@@ -26,9 +26,10 @@ section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; paddi
           margin: 14px 0; }
 .lede, .note { color: #555; font-size: 13px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { padding: 4px 9px; border-bottom: 1px solid #e6e8eb; text-align: left;
-         white-space: nowrap; }
-th { background: #f1f3f5; font-weight: 600; }
+th, td { padding: 4px 7px; border-bottom: 1px solid #e6e8eb; text-align: left; }
+td { white-space: nowrap; }
+th { background: #f1f3f5; font-weight: 600; vertical-align: bottom; }
+.scroll { overflow-x: auto; }
 th[title] { text-decoration: underline dotted #999; cursor: help; }
 table.numbers td[data-value], td.interval { text-align: right;
          font-variant-numeric: tabular-nums; }

@@ -110,9 +110,8 @@ def summary(review: Review) -> str:
         cells += [render(row) for _, _, render in columns]
         body.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
     return (
-        f'<table id="summary-table" class="numbers"><thead><tr>{heads}</tr></thead><tbody>'
-        + "".join(body)
-        + "</tbody></table>"
+        f'<div class="scroll"><table id="summary-table" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(body) + "</tbody></table></div>"
     )
 
 
@@ -158,9 +157,8 @@ def _comparison_block(review: Review, frame: pd.DataFrame, metric: str, how: str
     return (
         f"<h3>{escape(metric)}</h3><p>Each model against the first ({how}).</p>"
         f'<ul class="verdicts">{"".join(sentences)}</ul>'
-        f'<table id="{table_id}" class="numbers"><thead><tr>{heads}</tr></thead><tbody>'
-        + "".join(rows)
-        + "</tbody></table>"
+        f'<div class="scroll"><table id="{table_id}" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(rows) + "</tbody></table></div>"
     )
 
 
