@@ -110,65 +110,78 @@ def summary(review: Review) -> str:
         cells += [render(row) for _, _, render in columns]
         body.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
     return (
-        f'<table id="summary-table" class="numbers"><thead><tr>{heads}</tr></thead><tbody>'
-        + "".join(body)
-        + "</tbody></table>"
+        f'<div class="scroll"><table id="summary-table" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(body) + "</tbody></table></div>"
+    )
+
+
+def comparison_columns(frame: pd.DataFrame, metric: str, percent: str) -> list[Column]:
+    """The columns of a comparison table after the two models (``metric``: AUC or GAUC)."""
+    name = metric.lower()
+    columns: list[Column] = [
+        (f"{metric} baseline", "", _metric(f"{name}_baseline")),
+        (f"{metric} model", "", _metric(name)),
+        ("difference (model - baseline)", "", _metric("diff")),
+        (f"{percent} CI of the difference", "", _interval("diff")),
+        ("p-value", "two-sided", lambda row: cell(row["p_value"], "p_value",
+                                                  _p_text(row["p_value"]))),
+    ]  # fmt: skip
+    if "design_effect" in frame.columns:
+        columns += [
+            ("clusters", "clusters with a row both models score", _count("clusters")),
+            ("design effect", "clustered variance / row-level variance",
+             _metric("design_effect", 2)),
+        ]  # fmt: skip
+    if "groups" in frame.columns:
+        columns.append(("groups", "groups with both classes in both models", _count("groups")))
+    return columns
+
+
+def _comparison_block(review: Review, frame: pd.DataFrame, metric: str, how: str) -> str:
+    """The verdicts in words, then the table, of one comparison frame."""
+    level = review.request.level
+    columns = comparison_columns(frame, metric, f"{level * 100:g}%")
+    colours = model_index(review)
+    rows, sentences = [], []
+    for _, row in frame.iterrows():
+        models = [f"<td>{swatch(colours[row[c]], str(row[c]))}</td>" for c in ("baseline", "model")]
+        cells = models + [render(row) for _, _, render in columns]
+        rows.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
+        sentences.append(f"<li>{escape(verdict(row, level, metric))}</li>")
+    heads = (
+        _heading("baseline")
+        + _heading("model")
+        + "".join(_heading(title, tip) for title, tip, _ in columns)
+    )
+    table_id = "comparison-table" if metric == "AUC" else f"comparison-{metric.lower()}-table"
+    return (
+        f"<h3>{escape(metric)}</h3><p>Each model against the first ({how}).</p>"
+        f'<ul class="verdicts">{"".join(sentences)}</ul>'
+        f'<div class="scroll"><table id="{table_id}" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(rows) + "</tbody></table></div>"
     )
 
 
 def comparison(review: Review) -> str | None:
-    """Each model against the first: the difference, its interval, the p-value, in words."""
+    """Each model against the first: the difference of AUC (and of GAUC with a group), its
+    interval, the p-value, in words."""
+    blocks = []
     frame = review.comparison
-    if frame is None or frame.empty:
-        return None
-    level = review.request.level
-    percent = f"{level * 100:g}%"
-    clustered = "design_effect" in frame.columns
-    heads = [
-        "baseline",
-        "model",
-        "AUC baseline",
-        "AUC model",
-        "difference (model - baseline)",
-        f"{percent} CI of the difference",
-        "p-value",
-    ]
-    if clustered:
-        heads += ["clusters", "design effect"]
-    rows, sentences = [], []
-    colours = model_index(review)
-    for _, row in frame.iterrows():
-        cells = [
-            f"<td>{swatch(colours[row['baseline']], str(row['baseline']))}</td>",
-            f"<td>{swatch(colours[row['model']], str(row['model']))}</td>",
-            cell(row["auc_baseline"], "auc_baseline"),
-            cell(row["auc"], "auc"),
-            cell(row["diff"], "diff"),
-            interval(row["diff_low"], row["diff_high"], "diff"),
-            cell(row["p_value"], "p_value", _p_text(row["p_value"])),
-        ]
-        if clustered:
-            cells += [
-                cell(row["clusters"], "clusters", count(row["clusters"])),
-                cell(row["design_effect"], "design_effect", number(row["design_effect"], 2)),
-            ]
-        rows.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
-        sentences.append(f"<li>{escape(verdict(row, level))}</li>")
-    how = (
-        f"paired DeLong test, clustered by <code>{escape(str(review.request.cluster))}</code> "
-        "(Obuchowski 1997)"
-        if clustered
-        else "paired DeLong test (rows independent)"
-    )
-    return (
-        f"<p>Each model against the first, on the rows both score ({how}).</p>"
-        f'<ul class="verdicts">{"".join(sentences)}</ul>'
-        '<table id="comparison-table" class="numbers"><thead><tr>'
-        + "".join(_heading(h) for h in heads)
-        + "</tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-    )
+    if frame is not None and not frame.empty:
+        cluster = escape(str(review.request.cluster))
+        how = (
+            f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
+            "(Obuchowski 1997)"
+            if "design_effect" in frame.columns
+            else "paired DeLong test on the rows both score, rows independent"
+        )
+        blocks.append(_comparison_block(review, frame, "AUC", how))
+    frame = review.gauc_comparison
+    if frame is not None and not frame.empty:
+        group = escape(str(review.request.group))
+        how = f"paired test over the <code>{group}</code> groups both models use"
+        blocks.append(_comparison_block(review, frame, "GAUC", how))
+    return "".join(blocks) or None
 
 
 def _p_text(value: Any) -> str:
