@@ -21,7 +21,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF
+from backends import INF, NAN, NEG_INF, engine_params
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -756,7 +756,7 @@ NOCASE_ROWS = [(1, 0.9, "u1", "Yes"), (0, 0.8, "u1", "No"), (1, 0.3, "U1", "yes"
                (0, 0.7, "u1", "No")]  # fmt: skip
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "sqlite", "postgres"])
+@pytest.mark.parametrize("engine", engine_params(["duckdb", "sqlite", "postgres"]))
 def test_columns_with_a_case_insensitive_collation_keep_values_apart(engine):
     """A string column declared ``COLLATE NOCASE`` compares 'u1' = 'U1' and groups them as one
     value: group and slice keys, and labels, are still compared exactly (as pandas and
@@ -819,6 +819,7 @@ def _mariadb_table(prefix: str, columns: str, rows: list[tuple]) -> Iterator[tup
         con.close()
 
 
+@pytest.mark.engine("mysql")
 def test_mysql_columns_of_another_character_set_are_compared_as_text():
     """MariaDB: string label, group and slice columns are compared by their bytes (its default
     collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
@@ -858,6 +859,7 @@ UUID_ROWS = [(1, 0.9, "00000000-0000-0000-0000-000000000007", "::1"),
              (0, 0.2, "00000000-0000-0000-0000-000000000007", "::ffff:10.0.0.1")]  # fmt: skip
 
 
+@pytest.mark.engine("mysql")
 def test_mariadb_uuid_and_inet6_groups_are_their_text():
     """MariaDB: a UUID or INET6 group column (string-typed to the driver) is grouped and
     returned as the text the driver reads for it ('00000010-0000-...', '::1'), as every
