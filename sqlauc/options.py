@@ -197,12 +197,12 @@ CONSTRAINTS: dict[str, Constraint] = {
     ),
     "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
     "metrics": Constraint(
-        "None, or one or a list of distinct names among "
+        "None, or one or a list (empty: none) of distinct names among "
         + ", ".join(repr(m) for m in EVALUATE_METRICS_DONE),
         lambda v: (
             v is None
             or v in EVALUATE_METRICS_DONE
-            or (_names(v, empty=False) and all(m in EVALUATE_METRICS_DONE for m in v))
+            or (_names(v, empty=True) and all(m in EVALUATE_METRICS_DONE for m in v))
         ),
     ),
     "eps": Constraint(

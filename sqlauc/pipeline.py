@@ -25,7 +25,7 @@ from sqlglot import exp
 from sqlauc import checks, compose, filters, inputs, sampling
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_kind
-from sqlauc.dialects.typenames import UNNAMED, is_enum, is_null_type
+from sqlauc.dialects.typenames import UNNAMED, is_binary, is_enum, is_null_type
 from sqlauc.engines import duckdb_csv
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError, invalid
@@ -33,7 +33,7 @@ from sqlauc.identifiers import resolve_column
 from sqlauc.metrics import MetricSpec
 from sqlauc.options import GROUP_WEIGHTS, Options
 from sqlauc.records import Bound, Evaluated, Plan
-from sqlauc.results import Diagnostics
+from sqlauc.results import Diagnostics, key_names
 from sqlauc.sources import Source
 
 
@@ -101,6 +101,11 @@ def _index_hint(source: Source, options: Options, columns: list[str] | None) -> 
 def _check_types(
     roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
 ) -> None:
+    if is_binary(kinds[roles.label], d):
+        raise DataError(
+            f"label column {roles.label!r} of {source.description} has type "
+            f"{kinds[roles.label]} (bytes); {checks.BYTES_LABELS}"
+        )
     for role, name in (
         *(("score", name) for name in roles.scores),
         ("score", roles.score),
@@ -249,7 +254,12 @@ def render(
 
 def _name_slices(spec: MetricSpec, tree: exp.Select, names: tuple[str, ...]) -> None:
     """The slice columns take the user's names in the query's output; a name that collides
-    with another output column (ignoring case) is refused, naming the output columns."""
+    with another output column (ignoring case) is named ``by`` / ``by_i`` instead
+    (:func:`sqlauc.results.key_names`, the rule of every key column)."""
+    if compose.slice_collisions(tree, names):
+        slices = {f"{compose.SLICE_PREFIX}{i + 1}" for i in range(len(names))}
+        others = [e.alias_or_name for e in tree.expressions if e.alias_or_name not in slices]
+        names = tuple(key_names(names, others, "by", fold=True))
     clashing = compose.slice_collisions(tree, names)
     if clashing:
         prefix = compose.SLICE_PREFIX
