@@ -24,10 +24,18 @@ from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
+from sqlauc.metrics.ks import ks
 from sqlauc.metrics.roc_curve import roc_curve
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
 from sqlauc.report import report
-from sqlauc.results import AUCResult, CurveResult, Diagnostics, GAUCResult, GroupAUCResult
+from sqlauc.results import (
+    AUCResult,
+    CurveResult,
+    Diagnostics,
+    GAUCResult,
+    GroupAUCResult,
+    KSResult,
+)
 from sqlauc.sources import Query
 from sqlauc.sqltext import sql
 
@@ -41,6 +49,7 @@ __all__ = [
     "GAUCResult",
     "GroupAUCResult",
     "InvalidParameterError",
+    "KSResult",
     "NotFoundError",
     "Query",
     "SqlaucError",
@@ -55,6 +64,7 @@ __all__ = [
     "evaluate",
     "gauc",
     "group_auc",
+    "ks",
     "plot_evaluation",
     "plot_pr",
     "plot_roc",

@@ -33,7 +33,7 @@ from sqlauc.identifiers import resolve_column
 from sqlauc.metrics import MetricSpec
 from sqlauc.options import GROUP_WEIGHTS, Options
 from sqlauc.records import Bound, Evaluated, Plan
-from sqlauc.results import Diagnostics
+from sqlauc.results import Diagnostics, key_names
 from sqlauc.sources import Source
 
 
@@ -248,7 +248,12 @@ def render(
 
 def _name_slices(spec: MetricSpec, tree: exp.Select, names: tuple[str, ...]) -> None:
     """The slice columns take the user's names in the query's output; a name that collides
-    with another output column (ignoring case) is refused, naming the output columns."""
+    with another output column (ignoring case) is named ``by`` / ``by_i`` instead
+    (:func:`sqlauc.results.key_names`, the rule of every key column)."""
+    if compose.slice_collisions(tree, names):
+        slices = {f"{compose.SLICE_PREFIX}{i + 1}" for i in range(len(names))}
+        others = [e.alias_or_name for e in tree.expressions if e.alias_or_name not in slices]
+        names = tuple(key_names(names, others, "by", fold=True))
     clashing = compose.slice_collisions(tree, names)
     if clashing:
         prefix = compose.SLICE_PREFIX

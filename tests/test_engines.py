@@ -940,3 +940,20 @@ def test_enum_labels_read_as_text_labels(backend, pos_label):
             sqlauc.auc(backend.con, enum, pos_label=pos_label)
         # the connection still works (PostgreSQL: the transaction is not left aborted)
         assert sqlauc.auc(backend.con, enum, pos_label="good") == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("backend", ["clickhouse"], indirect=True)
+def test_a_query_past_clickhouses_max_query_size_sets_it(backend):
+    """A query text past ClickHouse's 256 KiB ``max_query_size`` (evaluate past ~1,500
+    models; here 100 models with long names) raises the setting for itself instead of a raw
+    "Max query size exceeded"."""
+    rng = np.random.default_rng(30)
+    names = [f"s{i:03d}_" + "x" * 900 for i in range(100)]
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 12), **{n: rng.random(12) for n in names}})
+    table = backend.create(frame)
+    text = sqlauc.sql("evaluate", table, scores=names, con=backend.con)
+    assert len(text.encode()) > 262_144 and "max_query_size" in text
+    got = sqlauc.evaluate(backend.con, table, scores=names, ci=None)
+    want = [roc_auc_score(frame["label"], frame[n]) for n in names]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=1e-12)
+    assert "max_query_size" not in sqlauc.sql("evaluate", table, scores=names[:2], con=backend.con)

@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -136,6 +137,18 @@ def test_the_report_on_every_engine(backend, tmp_path):
     assert "1 with a NULL score" in text  # the row a leaves out, and why
     query = sqlauc.sql("compare", table, con=backend.con, **options)
     assert html.escape(query) in text
+
+
+def test_slices_named_like_output_columns(tmp_path):
+    """A by column named like an output column (evaluate renames it ``by_1``...) keeps its
+    name on the page, and several by columns are one axis."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 80), "a": rng.random(80),
+                          "b": rng.random(80), "model": rng.integers(0, 2, 80),
+                          "x": rng.integers(0, 3, 80)})  # fmt: skip
+    path = sqlauc.report(None, frame, scores=["a", "b"], by=["model", "x"], path=tmp_path / "r")
+    text = path.read_text(encoding="utf-8")
+    assert "AUC per model / x" in text and "<td>1 / 2</td>" in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -44,7 +44,13 @@ from sqlauc.compose.formulation import (
     for_engine,
 )
 from sqlauc.compose.keys import add_key, per_row
-from sqlauc.compose.naming import name_models, name_slices, slice_collisions, with_input
+from sqlauc.compose.naming import (
+    name_models,
+    name_slices,
+    slice_collisions,
+    slice_outputs,
+    with_input,
+)
 from sqlauc.compose.passes import PASSES, Pass
 from sqlauc.compose.passes.count_apart import count_apart
 from sqlauc.compose.passes.count_forms import count_forms
@@ -82,6 +88,7 @@ __all__ = [
     "rendered",
     "single_casts",
     "slice_collisions",
+    "slice_outputs",
     "templates_used",
     "with_input",
 ]

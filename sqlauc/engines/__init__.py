@@ -42,13 +42,8 @@ def _unsupported(con: object, why: str, function: str) -> InvalidParameterError:
 
 
 def _embedded(con: object, dialect: Dialect | None, function: str) -> Engine | None:
-    """The engine of a DuckDB connection, a SparkSession or a chdb session, else None."""
+    """The engine of a SparkSession or a chdb session, else None."""
     module = type(con).__module__
-    if module.split(".")[0] in ("duckdb", "_duckdb"):
-        from sqlauc.engines.duckdb_engine import DuckDBEngine, is_duckdb_connection
-
-        if is_duckdb_connection(con):
-            return DuckDBEngine(con, dialect)  # type: ignore[arg-type]
     if module.startswith("pyspark"):
         from sqlauc.engines.spark_engine import SparkEngine, is_spark_session
 
@@ -136,6 +131,13 @@ def open_engine(
         with _private_duckdb(dialect) as engine:
             yield engine
         return
+    if type(con).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+        from sqlauc.engines.duckdb_engine import DuckDBEngine, claimed, is_duckdb_connection
+
+        if is_duckdb_connection(con):
+            with claimed(con):  # one thread at a time (a clear error for another)
+                yield DuckDBEngine(con, dialect)  # type: ignore[arg-type]
+            return
     embedded = _embedded(con, dialect, function)
     if embedded is not None:
         yield embedded

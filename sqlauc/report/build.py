@@ -80,6 +80,7 @@ class Review:
     metrics: tuple[str, ...]
     summary: pd.DataFrame
     comparison: pd.DataFrame | None = None
+    gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
     queries: list[tuple[str, str]] = field(default_factory=list)
