@@ -121,6 +121,33 @@ def _check_default_pos_label(diag: Diagnostics, plan: Plan, engine: Engine) -> N
     )
 
 
+#: the refusal of bytes labels (scikit-learn's advice)
+BYTES_LABELS = (
+    "sqlauc compares labels as numbers, text or booleans: convert the labels to str or int"
+)
+
+
+def _not_among(plan: Plan, seen: list[Any]) -> DataError:
+    """pos_label matches no label: bytes labels (SQLite's BLOBs, which equal no text or
+    number) are refused as on the engines with a binary type; without ``pos_label=`` the
+    message says none was given, else it names the pos_label."""
+    label = plan.roles.label
+    if any(isinstance(v, (bytes, bytearray, memoryview)) for v in seen):
+        return DataError(f"label column {label!r} holds bytes {_format_labels(seen)}; "
+                         + BYTES_LABELS)  # fmt: skip
+    if plan.options.pos_label is DEFAULT_POS_LABEL:
+        return DataError(
+            f"label column {label!r} holds {_format_labels(seen)} and no pos_label was given: "
+            "pass pos_label= the positive one (without it, 1 is the positive class only for "
+            "labels 0/1, -1/1 or booleans, as in scikit-learn's roc_curve)"
+        )
+    return DataError(
+        f"pos_label={plan.options.pos_label!r} is not among the labels seen in column "
+        f"{label!r}: {_format_labels(seen)}; pass pos_label= one of them"
+        + _untyped_hint(plan, seen)
+    )
+
+
 def _check_rows(diag: Diagnostics, plan: Plan, engine: Engine, what: str, filtered: str) -> None:
     """Refuse a query that read no row (or only zero weights)."""
     if diag.n_rows:
@@ -194,11 +221,7 @@ def _check_labels(diag: Diagnostics, plan: Plan, engine: Engine) -> None:
                 f"{_format_labels(seen)}; sqlauc computes binary metrics (filter with "
                 "where=, or map the labels to two classes)"
             )
-        raise DataError(
-            f"pos_label={options.pos_label!r} is not among the labels seen in column "
-            f"{roles.label!r}: {_format_labels(seen)}; pass pos_label= one of them"
-            + _untyped_hint(plan, seen)
-        )
+        raise _not_among(plan, seen)
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
     if options.pos_label is DEFAULT_POS_LABEL and plan.label_kind != "bool":
         _check_default_pos_label(diag, plan, engine)
@@ -212,11 +235,7 @@ def _check_labels(diag: Diagnostics, plan: Plan, engine: Engine) -> None:
         if plan.label_kind == "bool":
             standard = True
         if not standard:
-            raise DataError(
-                f"pos_label={options.pos_label!r} is not among the labels seen in column "
-                f"{roles.label!r}: {_format_labels(negatives)}; pass pos_label= one of them"
-                + _untyped_hint(plan, negatives)
-            )
+            raise _not_among(plan, negatives)
 
 
 def _check_usable(diag: Diagnostics, plan: Plan, filtered: str) -> None:
