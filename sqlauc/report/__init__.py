@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, PosLabel, invalid
-from sqlauc.report.build import Request, collect
+from sqlauc.report.binned import collect_bins
+from sqlauc.report.build import Request, collect, warn_again
 from sqlauc.report.page import document
 
 __all__ = ["report"]
@@ -99,6 +100,8 @@ def report(
         con, table, label, names, slices, group, cluster, weight, where, pos_label, level
     )
     review = collect(request)
+    collect_bins(review)
+    warn_again(review)
     target = Path(path)
     target.write_text(document(review), encoding="utf-8")
     return target
