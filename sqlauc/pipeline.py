@@ -279,8 +279,7 @@ def render(
     label_rule = inputs.label_of_value(b.roles, b.positive, needed, b.dialect, negative)
 
     def build() -> tuple[exp.Select, str]:
-        tree = compose.derive_label(compose.compose(composition, params), label_rule)
-        tree = compose.single_casts(compose.count_forms(tree))
+        tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
         tree = compose.with_input(tree, relation)
         if "model" in needed:
             paired = "baseline_score" in needed  # compare: the baseline named on each row
