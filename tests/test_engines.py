@@ -1019,3 +1019,27 @@ def test_bytes_labels_are_refused_alike(backend):
             "label column 'label' holds ['a', 'b'] and no pos_label was given")):  # fmt: skip
         sqlauc.auc(backend.con, table)
     assert sqlauc.auc(backend.con, table, pos_label="b") == 0.75
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_keys_without_equality_are_grouped_as_text(backend):
+    """PostgreSQL json, point and xml columns have no equality operator ("could not identify
+    an equality operator for type json"): as by= and group= keys they are grouped as their
+    text, and the keys come back as that text."""
+    name = f"sqlauc_keys_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect="postgres")
+    backend.execute(f"CREATE TABLE {table} (label INT, score FLOAT8, j JSON, p POINT, x XML)")
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, '{{\"a\":1}}', '(1,2)', '<a/>'), "
+        "(0, 0.1, '{\"a\":1}', '(1,2)', '<a/>'), (1, 0.4, '{\"a\":2}', '(3,4)', '<b/>'), "
+        "(0, 0.6, '{\"a\":2}', '(3,4)', '<b/>'), (1, 0.7, '{\"a\":1}', '(1,2)', '<a/>')"
+    )
+    reference = backend.reference(name)
+    for key, values in (("j", ['{"a":1}', '{"a":2}']), ("p", ["(1,2)", "(3,4)"]),
+                        ("x", ["<a/>", "<b/>"])):  # fmt: skip
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert got[key].tolist() == values and got["auc"].tolist() == [1.0, 0.0], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert groups[key].tolist() == values and groups["auc"].tolist() == [1.0, 0.0], key
+        assert sqlauc.gauc(backend.con, reference, group=key).gauc == pytest.approx(0.6)
