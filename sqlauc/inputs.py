@@ -36,6 +36,7 @@ import sqlglot
 from sqlglot import exp
 
 from sqlauc.dialects import Dialect, collatable, exact_range, type_class, type_kind
+from sqlauc.dialects.typenames import is_text_key
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -125,6 +126,8 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect, *, key: bool =
     by its value (MariaDB writes a DOUBLE's shortest round-trip digits, ``0.30000000000000004``
     beside ``0.3``), whereas grouping a string by its folded value merges ``Yes`` and ``yes``.
     """
+    if key and is_text_key(type_name, dialect):
+        return exp.Cast(this=value, to=exp.DataType.build("TEXT"))
     kind = type_kind(type_name, dialect)
     untyped_key = key and type_name == ""
     if dialect.strings_folded is not None and (kind == "string" or untyped_key):
@@ -268,6 +271,15 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
                 f"{label_name!r}; give a number"
             ) from None
         return exp.Literal.number(int(value) if value.is_integer() else value)
+    if kind == "other" and isinstance(pos_label, (bool, float)):
+        # a label of a type that is neither number nor text (DuckDB's BIT): its values are
+        # written as text; True and 1.0 are 1, as in Python (True == 1.0 == 1)
+        if isinstance(pos_label, bool) or pos_label.is_integer():
+            return exp.Literal.string(str(int(pos_label)))
+        raise DataError(
+            f"pos_label={pos_label!r} cannot match the label column {label_name!r} (neither "
+            "a number nor text): give one of its values as text or as an integer"
+        )
     return exp.Literal.string(str(pos_label))
 
 

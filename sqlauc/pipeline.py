@@ -16,96 +16,25 @@ from __future__ import annotations
 import difflib
 import math
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
+from sqlauc import checks, compose, filters, inputs, sampling
 from sqlauc import render as rendering
-from sqlauc.dialects import Dialect, type_class, type_kind
-from sqlauc.dialects.typenames import UNNAMED, is_enum, is_null_type
+from sqlauc.dialects import Dialect, type_kind
+from sqlauc.dialects.typenames import UNNAMED, is_binary, is_enum, is_null_type
+from sqlauc.engines import duckdb_csv
 from sqlauc.engines.base import Engine
-from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError
+from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError, invalid
 from sqlauc.identifiers import resolve_column
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import GROUP_WEIGHTS, Options, invalid
-from sqlauc.results import Diagnostics
+from sqlauc.options import GROUP_WEIGHTS, Options
+from sqlauc.records import Bound, Evaluated, Plan
+from sqlauc.results import Diagnostics, key_names
 from sqlauc.sources import Source
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A call bound to its relation: the exact names, their kinds, the filter and label."""
-
-    source: Source
-    dialect: Dialect
-    roles: inputs.Roles
-    label_kind: str
-    positive: exp.Expr  # the literal a positive label equals
-    where: exp.Expr | None  # the whitelisted filter
-    columns: list[str] | None  # None without an engine (names quoted as given)
-
-
-@dataclass
-class Plan:
-    """One metric call, resolved: the SQL to run and what is needed to read its answer."""
-
-    spec: MetricSpec
-    options: Options
-    bound: Bound
-    method: str
-    negative: exp.Expr | None  # the negative label's literal, when known in advance
-    tree: exp.Select
-    sql: str
-    output_columns: list[str]
-
-    # what checks.py reads
-    @property
-    def source(self) -> Source:
-        return self.bound.source
-
-    @property
-    def roles(self) -> inputs.Roles:
-        return self.bound.roles
-
-    @property
-    def label_kind(self) -> str:
-        return self.bound.label_kind
-
-    @property
-    def positive(self) -> exp.Expr:
-        return self.bound.positive
-
-    @property
-    def dialect(self) -> Dialect:
-        return self.bound.dialect
-
-    def time_zone(self, column: str) -> str | None:
-        """The time zone of the frame source's timezone-aware datetime ``column``
-        (:func:`sqlauc.frames.time_zone`): the zone its values are shown in; None for a
-        table, file or query source, whose values the engine's session shows."""
-        source = self.bound.source
-        return frames.time_zone(source.frame, column) if source.kind == "frame" else None
-
-    def input_relation(self, needed: set[str]) -> exp.Select:
-        """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
-        b = self.bound
-        return inputs.build(
-            b.source.relation, b.roles, b.positive, b.where, needed, b.dialect, self.negative
-        )
-
-
-@dataclass
-class Evaluated:
-    """A plan run: its rows (dicts by output column) or frame, and the diagnostics."""
-
-    plan: Plan
-    rows: list[dict[str, Any]]
-    frame: pd.DataFrame | None
-    diagnostics: Diagnostics
-    defined: bool
 
 
 def _roles(
@@ -172,6 +101,11 @@ def _index_hint(source: Source, options: Options, columns: list[str] | None) -> 
 def _check_types(
     roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
 ) -> None:
+    if is_binary(kinds[roles.label], d):
+        raise DataError(
+            f"label column {roles.label!r} of {source.description} has type "
+            f"{kinds[roles.label]} (bytes); {checks.BYTES_LABELS}"
+        )
     for role, name in (
         *(("score", name) for name in roles.scores),
         ("score", roles.score),
@@ -187,94 +121,8 @@ def _check_types(
             raise DataError(
                 f"{role} column {name!r} of {source.description} has type {kinds[name]}; "
                 "expected a number"
-                + (_text_in_file(source, name, engine) if kind == "string" else "")
+                + (duckdb_csv.text_in_file(source, name, engine) if kind == "string" else "")
             )
-
-
-def _first_text(source: Source, column: str, engine: Engine) -> str | None:
-    """One value of a file's ``column`` that is not a number (None when every value is NULL
-    or a number): a second, small query, run only for a column typed as text."""
-    value = exp.column(column, quoted=True)
-    query = (
-        exp.select(value)
-        .from_(source.relation.copy())
-        .where(
-            exp.and_(
-                value.copy().is_(exp.null()).not_(),
-                exp.TryCast(this=value.copy(), to=exp.DataType.build("DOUBLE")).is_(exp.null()),
-            )
-        )
-        .limit(1)
-    )
-    rows = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), source)
-    return str(rows[0][0]) if rows else None
-
-
-def _text_in_file(source: Source, column: str, engine: Engine) -> str:
-    """For a file's column typed as text: one of its values that is not a number, and how a
-    CSV's missing-value marker is read as missing, or its decimal commas as decimals (error
-    path only: a second, small query).
-
-    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
-    ``null`` or ``n/a`` among numbers makes the whole column text, and so do numbers written
-    with a decimal comma (``0,693``: a European spreadsheet's export); the type alone does
-    not say why.
-    """
-    if source.kind != "file":
-        return ""
-    text = _first_text(source, column, engine)
-    if text is None:
-        return ""
-    hint = sources.csv_text_hint(source, text, text_column=column)
-    return f": it holds text such as {text!r}{'; ' + hint if hint else ''}"
-
-
-def _csv_numbers(
-    source: Source,
-    roles: inputs.Roles,
-    kinds: dict[str, str],
-    dialect: Dialect,
-    engine: Engine,
-) -> tuple[Source, dict[str, str]]:
-    """A CSV file's score, weight and group weight columns that DuckDB typed as integers, and
-    those and the label column typed as text without a value that is not a number, are read
-    as DOUBLE.
-
-    DuckDB guesses a CSV column's type from the file's first rows (``sample_size`` 20,480)
-    and casts every later field to it; a text to integer cast *rounds* (``'0.693'`` -> 1,
-    ``'2.5'`` -> 3). A file whose first rows hold whole-number scores (a rule's 0/1, a file
-    sorted by score with 1s on top) or weights (1s, then the down-sampled rows' 2.5s) was
-    read with its later fractional values rounded: a silently different AUC. As DOUBLE, they
-    are read as pandas' ``read_csv`` reads such a column; whole numbers beyond 2^53 are then
-    the nearest double, as in pandas for a column that also holds a fraction.
-
-    A column whose first rows are all empty (a model scored from a later day on, a file of
-    a header only) is typed VARCHAR: it was refused as text although it holds numbers or
-    nothing, and a label column of ``1.0``/``0.0`` became the strings ``'1.0'``/``'0.0'``,
-    which ``pos_label=1`` does not name. When no value of it is text (one small query, only
-    for such a column; it stops at the first text value of a column of string labels), it is
-    read as DOUBLE, as pandas reads it.
-    """
-    numbers = {
-        name
-        for name in (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
-        if name is not None
-        and type_kind(kinds[name], dialect) == "number"
-        and type_class(kinds[name], dialect) != "float"
-    }
-    if sources.csv_call(source) is not None:
-        numeric = (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
-        numbers |= {
-            name
-            for name in (*numeric, roles.label)
-            if name is not None
-            and type_kind(kinds[name], dialect) == "string"
-            and _first_text(source, name, engine) is None
-        }
-    typed = sources.with_csv_types(source, dict.fromkeys(sorted(numbers), "DOUBLE"))
-    if typed is source:
-        return source, kinds
-    return typed, {**kinds, **dict.fromkeys(numbers, "DOUBLE")}
 
 
 def bind(options: Options, source: Source, engine: Engine | None, dialect: Dialect) -> Bound:
@@ -303,7 +151,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
         # boolean: compared with a boolean (see Dialect.boolean_type)
         label_kind = "bool"
     if engine is not None:
-        source, kinds = _csv_numbers(source, roles, kinds, dialect, engine)
+        source, kinds = duckdb_csv.csv_numbers(source, roles, kinds, dialect, engine)
         _check_types(roles, kinds, source, engine, dialect)
         label_type, label_cast = kinds[roles.label], ""
         if dialect.unnamed_label_type is not None and (
@@ -336,53 +184,54 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
             relation=source.description,
             source_names=own,
         )
+    if where is not None and engine is not None:
+        _check_filter_runs(where, options.where or "", source, engine, dialect)
     positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
     return Bound(source, dialect, roles, label_kind, positive, where, columns)
 
 
-def refuse_method(spec: MetricSpec, function: str, method: object) -> None:
-    """Refuse a ``method`` name that is not one of the metric's own methods, naming those."""
-    if method not in spec.methods():
-        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
-
-
-def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
-    """Refuse a method the metric or the weights cannot run (before any query)."""
-    function, method = spec.name, options.method
-    refuse_method(spec, function, method)
-    variant = spec.variant(options)
-    if variant is not None and method not in ("auto", "grouped"):
-        raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
-                      method)  # fmt: skip
-    for option, owner in spec.method_options.items():
-        value = getattr(options, option)
-        if value is not None and spec.resolve_method(method) != owner:
-            raise invalid(option, function, f"None unless method={owner!r}", value)
-    if method == "auto":
+def _check_filter_runs(
+    where: exp.Expr, text: str, source: Source, engine: Engine, dialect: Dialect
+) -> None:
+    """A whitelisted function the engine lacks (SQLite has no REVERSE(), no MD5()) is a
+    SqlaucError naming it and the engine, before the metric query: a filter that calls
+    functions is first bound in ``SELECT 1 ... WHERE filter LIMIT 0`` (no row is read); if
+    that fails, each function is tried alone to name the one the engine refuses."""
+    calls = [n for n in where.walk() if isinstance(n, (exp.Func, exp.Interval))
+             and not isinstance(n, (exp.Cast, exp.Case, exp.If))]  # fmt: skip
+    if not calls:
         return
-    refused = spec.distinct_refused(options)
-    if spec.resolve_method(method) == spec.distinct_method and refused is not None:
-        raise invalid(
-            "method",
-            function,
-            f"'auto' or 'grouped' when {refused}= is given (the {method!r} formulation "
-            f"computes the AUC and its interval only; {refused}= reads the per-score stage of "
-            "the grouped formulation)",
-            method,
-        )
-    formulation = spec.formulations[spec.resolve_method(method)]
-    if options.weight is not None and not formulation.weighted:
-        usable = [
-            m for m in spec.methods()
-            if m == "auto" or spec.formulations[spec.resolve_method(m)].weighted
-        ]  # fmt: skip
-        raise invalid(
-            "method",
-            function,
-            "one of " + ", ".join(map(repr, usable)) + " when weight= is given (the "
-            f"{method!r} formulation counts unweighted rows)",
-            method,
-        )
+
+    def probe(condition: exp.Expr | None, value: exp.Expr | None = None) -> Exception | None:
+        query = exp.select(exp.alias_(value.copy() if value is not None else exp.Literal.number(1),
+                                      "x", quoted=True))  # fmt: skip
+        query = query.from_(source.relation.copy()).limit(0)
+        if condition is not None:
+            query = query.where(condition.copy())
+        try:
+            engine.fetch(rendering.to_sql(query, dialect), source)
+        except SqlaucError:
+            raise
+        except Exception as err:  # the engine's own error: which function, is said below
+            return err
+        return None
+
+    failed = probe(where)
+    if failed is None:
+        return
+    said = next((line.strip() for line in str(failed).splitlines() if line.strip()), "")
+    for call in calls:
+        if probe(None, call) is not None:
+            shown = call.sql(dialect=dialect.name)
+            raise SqlaucError(
+                f"where={text!r} uses {shown[:80]}, which {dialect.title} cannot run (it has "
+                f"no such function, or not for these arguments): spell it with "
+                f"{dialect.title}'s own functions ({dialect.title} said: {said[:200]})"
+            )
+    raise SqlaucError(
+        f"where={text!r} cannot run on {dialect.title}: spell it with {dialect.title}'s own "
+        f"functions ({dialect.title} said: {said[:200]})"
+    )
 
 
 def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sample | None) -> str:
@@ -430,8 +279,7 @@ def render(
     label_rule = inputs.label_of_value(b.roles, b.positive, needed, b.dialect, negative)
 
     def build() -> tuple[exp.Select, str]:
-        tree = compose.derive_label(compose.compose(composition, params), label_rule)
-        tree = compose.single_casts(compose.count_forms(tree))
+        tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
         tree = compose.with_input(tree, relation)
         if "model" in needed:
             paired = "baseline_score" in needed  # compare: the baseline named on each row
@@ -451,7 +299,12 @@ def render(
 
 def _name_slices(spec: MetricSpec, tree: exp.Select, names: tuple[str, ...]) -> None:
     """The slice columns take the user's names in the query's output; a name that collides
-    with another output column (ignoring case) is refused, naming the output columns."""
+    with another output column (ignoring case) is named ``by`` / ``by_i`` instead
+    (:func:`sqlauc.results.key_names`, the rule of every key column)."""
+    if compose.slice_collisions(tree, names):
+        slices = {f"{compose.SLICE_PREFIX}{i + 1}" for i in range(len(names))}
+        others = [e.alias_or_name for e in tree.expressions if e.alias_or_name not in slices]
+        names = tuple(key_names(names, others, "by", fold=True))
     clashing = compose.slice_collisions(tree, names)
     if clashing:
         prefix = compose.SLICE_PREFIX
@@ -475,7 +328,6 @@ def plan(
     dialect: Dialect,
 ) -> Plan:
     """bind -> (sample) -> choose -> render: the SQL one metric call runs."""
-    refuse(spec, options, dialect)
     bound = bind(options, source, engine, dialect)
     sample = None
     variant = spec.variant(options)
@@ -567,6 +419,20 @@ def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, in
     return {name: n for name, n in counts.items() if n}
 
 
+def excluded_by_model(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """evaluate's rows read and excluded per score column (each model uses its own rows):
+    ``n_rows``, ``n_excluded``, ``n_null_label``, ``n_null_score`` (``n_null_group``) summed
+    over the model's (slice, model) rows; {} for compare, whose pairs share the baseline."""
+    if plan_.spec.name == "compare" or len(plan_.roles.scores) < 2:
+        return {}
+    keys = ("n_rows", "n_excluded", "n_null_label", "n_null_score", "n_null_group")
+    counts = {name: dict.fromkeys(keys, 0) for name in inputs.model_labels(plan_.roles)}
+    for row in rows:
+        for key in keys:
+            counts[row["model"]][key] += int(row.get(key) or 0)
+    return counts
+
+
 def unordered(plan_: Plan) -> tuple[str, tuple[int, ...]]:
     """The plan's query without its final ORDER BY, and the positions of the output columns
     it sorted by (ascending), for an engine that sorts a frame's rows itself
@@ -615,7 +481,8 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
         diag_row = _diagnostics_row(plan_, rows)
     diagnostics = Diagnostics.from_row(diag_row)
     nonfinite = nonfinite_by_column(plan_, rows) if plan_.roles.scores else None
-    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite)
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite,
+                           per_model=excluded_by_model(plan_, rows))  # fmt: skip
     return Evaluated(plan_, rows, frame, diagnostics, defined)
 
 

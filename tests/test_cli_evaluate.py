@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import as_csv, as_json, check_image, ok, run
+from test_cli import as_csv, as_json, check_image, ok, run, run_process
 
 import sqlauc
 from sqlauc import cli, dialects
@@ -223,6 +223,18 @@ def test_evaluate_no_ci_leaves_the_interval_out(workdir):
     assert rows == frame_as_json(frame)
 
 
+def test_evaluate_fractional_weights_without_ci_warn_and_leave_the_interval_empty(workdir):
+    """Non-integer weights without --ci: the AUCs, empty interval columns and one warning
+    (sampling weights); with --ci the DataError (exit 1, in ERRORS)."""
+    result = run("evaluate", "eval.parquet", *score_args(), "--weight", "wf", "--format",
+                 "json", cwd=workdir)  # fmt: skip
+    rows = as_json(ok(result))
+    assert result.stderr.count("non-integer weights") == 1, result.stderr
+    assert all(row["auc_se"] is None and row["auc_low"] is None for row in rows)
+    frame = sqlauc.evaluate(None, workdir / "eval.parquet", scores=SCORES, weight="wf", ci=None)
+    assert [row["auc"] for row in rows] == frame["auc"].tolist()
+
+
 def test_evaluate_through_db_urls_equals_the_file(workdir):
     """SQLite (SQLAlchemy) and a DuckDB file: the same rows as DuckDB on the Parquet file."""
     expected = frame_as_json(
@@ -274,6 +286,7 @@ def postgres_events(workdir):
         con.close()
 
 
+@pytest.mark.engine("postgres")
 @pytest.mark.parametrize("command", ["evaluate", "compare"])
 def test_postgresql_equals_the_file(workdir, postgres_events, command):
     """``--db postgresql+psycopg://``: date and text slices (NULL included) and every value
@@ -365,8 +378,8 @@ ERRORS = [
     (["evaluate", "eval.parquet", "--ci", "0.9", "--no-ci"], 2, "not allowed with argument"),
     (["evaluate", "eval.parquet", "--score", "a", "--max-fpr", "0"], 2, "'max_fpr' parameter"),
     (["evaluate", "eval.parquet", "--score", "a", "--by", "nope"], 1, "'nope' not found"),
-    (["evaluate", "eval.parquet", "--score", "a", "--by", "auc"], 2, "'by' parameter"),
-    (["evaluate", "eval.parquet", "--score", "a", "--weight", "wf"], 2, "non-integer weights"),
+    (["evaluate", "eval.parquet", "--score", "a", "--weight", "wf", "--ci", "0.95"], 1,
+     "non-integer weights"),
     (["evaluate", "eval.parquet", "--score", "nope"], 1, "'nope' not found"),
     (["evaluate", "eval.parquet", "--score", "a", "--plot", "x.gif"], 2, "must end in .png"),
     (["evaluate", "eval.parquet", "--score", "a", "--where", "1=1; DROP TABLE t"], 2,
@@ -420,7 +433,7 @@ def in_workdir(request, monkeypatch):
 
 
 def test_an_error_in_a_subprocess(workdir):
-    result = run("compare", "eval.parquet", "--score", "a", cwd=workdir)
+    result = run_process("compare", "eval.parquet", "--score", "a", cwd=workdir)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("sqlauc: error: compare needs two --score columns")
 
@@ -511,8 +524,9 @@ def test_evaluate_plot_without_matplotlib_names_the_extra(workdir, tmp_path):
     (blocker / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
     from test_cli import ROOT
 
-    result = run("evaluate", "eval.parquet", "--score", "a", "--plot", str(tmp_path / "x.png"),
-                 cwd=workdir, env={"PYTHONPATH": f"{blocker.parent}:{ROOT}"})  # fmt: skip
+    result = run_process("evaluate", "eval.parquet", "--score", "a", "--plot",
+                         str(tmp_path / "x.png"), cwd=workdir,
+                         env={"PYTHONPATH": f"{blocker.parent}:{ROOT}"})  # fmt: skip
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "sqlauc: error: plotting needs matplotlib: pip install 'sqlauc[plot]'\n"
     assert not (tmp_path / "x.png").exists()

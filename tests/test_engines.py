@@ -8,6 +8,7 @@ test creates, and compares with the independent references: the brute-force pair
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import re
@@ -21,7 +22,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF
+from backends import INF, NAN, NEG_INF, engine_cases, engine_params
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -82,7 +83,10 @@ def test_auc_matches_references(backend, seed, n, kind, weights, encoding, rate)
     table = backend.create(data.frame)
     expected = brute_auc(data.y, data.s, data.w)
     assert expected == pytest.approx(roc_auc_score(data.y, data.s, sample_weight=data.w), abs=TOL)
-    for method in methods(backend, data.w is not None):
+    # every formulation on DuckDB and SQLite; the others prove each formulation once in
+    # test_every_formulation_of_every_metric and run these cases with their default method
+    every = methods(backend, data.w is not None) if backend.exhaustive else ["auto"]
+    for method in every:
         call = dict(weight=data.weight, pos_label=data.pos_label, method=method)
         got = sqlauc.auc(backend.con, table, **call)
         assert isinstance(got, float)
@@ -101,9 +105,18 @@ def test_seed_examples(backend, labels, scores, pos_label, exact):
     )
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
-@pytest.mark.parametrize("kind", ["round2", "continuous"])
-@pytest.mark.parametrize("weights", [None, "float"])
+ROC_METHODS = list(sqlauc.metrics.get("roc_curve").formulations)
+
+
+@pytest.mark.parametrize(
+    ("backend", "weights", "kind", "method"),
+    engine_cases(
+        [(w, k, m) for w in (None, "float") for k in ("round2", "continuous") for m in ROC_METHODS],
+        # the other engines: each formulation once, weighted and unweighted
+        once=lambda weights, kind, method: (weights is None) == (kind == "continuous"),
+    ),
+    indirect=["backend"],
+)
 def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     data = make_data(21, 300, kind=kind, weights=weights)
     table = backend.create(data.frame)
@@ -135,11 +148,16 @@ def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
 @pytest.mark.parametrize(
-    ("kind", "weights"),
-    [("continuous", None), ("few", None), ("round1", "int"), ("continuous", "dyadic"),
-     ("round2", "dyadic")],
+    ("backend", "kind", "weights", "method"),
+    engine_cases(
+        [(k, w, m) for k, w in [("continuous", None), ("few", None), ("round1", "int"),
+                                ("continuous", "dyadic"), ("round2", "dyadic")]
+         for m in ROC_METHODS],
+        # the other engines: each formulation unweighted and with dyadic weights
+        once=lambda kind, weights, method: (kind, weights) in {("few", None), ("round2", "dyadic")},
+    ),
+    indirect=["backend"],
 )  # fmt: skip
 def test_roc_curve_drop_intermediate_equals_sklearn(backend, kind, weights, method):
     """drop_intermediate=True gives scikit-learn's points: the first point kept, a point
@@ -203,8 +221,15 @@ def test_roc_curve_formulations_agree_with_nulls(backend, weights):
         pd.testing.assert_frame_equal(first.curve, other.curve, check_exact=True)
 
 
-@pytest.mark.parametrize("group_weight", ["impressions", "clicks", "uniform", "gw"])
-@pytest.mark.parametrize("weights", [None, "int"])
+@pytest.mark.parametrize(
+    ("backend", "group_weight", "weights"),
+    engine_cases(
+        [(g, w) for g in ("impressions", "clicks", "uniform", "gw") for w in (None, "int")],
+        # the other engines: each group weight once, half of them with row weights
+        once=lambda group_weight, weights: (group_weight in ("clicks", "gw")) == (weights is None),
+    ),
+    indirect=["backend"],
+)
 def test_gauc_matches_reference(backend, group_weight, weights):
     data = make_data(31, 500, kind="round1", weights=weights, groups=9)
     frame = data.frame.assign(y=data.y, gw=(np.arange(len(data.y)) % 4).astype(float))
@@ -756,7 +781,7 @@ NOCASE_ROWS = [(1, 0.9, "u1", "Yes"), (0, 0.8, "u1", "No"), (1, 0.3, "U1", "yes"
                (0, 0.7, "u1", "No")]  # fmt: skip
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "sqlite", "postgres"])
+@pytest.mark.parametrize("engine", engine_params(["duckdb", "sqlite", "postgres"]))
 def test_columns_with_a_case_insensitive_collation_keep_values_apart(engine):
     """A string column declared ``COLLATE NOCASE`` compares 'u1' = 'U1' and groups them as one
     value: group and slice keys, and labels, are still compared exactly (as pandas and
@@ -819,6 +844,7 @@ def _mariadb_table(prefix: str, columns: str, rows: list[tuple]) -> Iterator[tup
         con.close()
 
 
+@pytest.mark.engine("mysql")
 def test_mysql_columns_of_another_character_set_are_compared_as_text():
     """MariaDB: string label, group and slice columns are compared by their bytes (its default
     collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
@@ -858,6 +884,7 @@ UUID_ROWS = [(1, 0.9, "00000000-0000-0000-0000-000000000007", "::1"),
              (0, 0.2, "00000000-0000-0000-0000-000000000007", "::ffff:10.0.0.1")]  # fmt: skip
 
 
+@pytest.mark.engine("mysql")
 def test_mariadb_uuid_and_inet6_groups_are_their_text():
     """MariaDB: a UUID or INET6 group column (string-typed to the driver) is grouped and
     returned as the text the driver reads for it ('00000010-0000-...', '::1'), as every
@@ -940,3 +967,108 @@ def test_enum_labels_read_as_text_labels(backend, pos_label):
             sqlauc.auc(backend.con, enum, pos_label=pos_label)
         # the connection still works (PostgreSQL: the transaction is not left aborted)
         assert sqlauc.auc(backend.con, enum, pos_label="good") == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("backend", ["clickhouse"], indirect=True)
+def test_a_query_past_clickhouses_max_query_size_sets_it(backend):
+    """A query text past ClickHouse's 256 KiB ``max_query_size`` (evaluate past ~1,500
+    models; here 100 models with long names) raises the setting for itself instead of a raw
+    "Max query size exceeded"."""
+    rng = np.random.default_rng(30)
+    names = [f"s{i:03d}_" + "x" * 900 for i in range(100)]
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 12), **{n: rng.random(12) for n in names}})
+    table = backend.create(frame)
+    text = sqlauc.sql("evaluate", table, scores=names, con=backend.con)
+    assert len(text.encode()) > 262_144 and "max_query_size" in text
+    got = sqlauc.evaluate(backend.con, table, scores=names, ci=None)
+    want = [roc_auc_score(frame["label"], frame[n]) for n in names]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=1e-12)
+    assert "max_query_size" not in sqlauc.sql("evaluate", table, scores=names[:2], con=backend.con)
+
+
+#: each engine's binary string type (ClickHouse has none: its String holds bytes and text)
+BINARY_TYPES = {"duckdb": "BLOB", "sqlite": "BLOB", "postgres": "BYTEA", "mysql": "BINARY",
+                "spark": "BINARY"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=(
+            "PyMySQL describes a BINARY and a VARCHAR column alike (type code 253) and MariaDB "
+            "compares bytes with text: binary labels are read as text labels there")))
+        if name == "mysql" else name
+        for name in sorted(BINARY_TYPES)
+    ],
+    indirect=True,
+)  # fmt: skip
+def test_bytes_labels_are_refused_alike(backend):
+    """One label rule on every engine: bytes labels (a binary column; NumPy ``S`` arrays)
+    are refused up front as scikit-learn does ("convert the labels to str or int"), whatever
+    the pos_label (DuckDB matched pos_label='b', SQLite did not); text labels without
+    pos_label say that no pos_label was given."""
+    frame = pd.DataFrame({"label": ["a", "b", "a", "b"], "score": [0.1, 0.9, 0.3, 0.2]})
+    name = f"sqlauc_bytes_{os.getpid()}_{len(backend.created)}"
+    table = backend.create(frame, name=name)
+    text = backend.table_expr(name).sql(dialect=backend.dialect)
+    blob = sqlauc.Query(f"SELECT CAST(label AS {BINARY_TYPES[backend.name]}) AS label, score "
+                        f"FROM {text}")  # fmt: skip
+    for pos_label in ({}, {"pos_label": "b"}, {"pos_label": 1}):
+        with pytest.raises(sqlauc.DataError, match="convert the labels to str or int"):
+            sqlauc.auc(backend.con, blob, **pos_label)
+    with pytest.raises(sqlauc.DataError, match=re.escape(
+            "label column 'label' holds ['a', 'b'] and no pos_label was given")):  # fmt: skip
+        sqlauc.auc(backend.con, table)
+    assert sqlauc.auc(backend.con, table, pos_label="b") == 0.75
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_keys_without_equality_are_grouped_as_text(backend):
+    """PostgreSQL json, point and xml columns have no equality operator ("could not identify
+    an equality operator for type json"): as by= and group= keys they are grouped as their
+    text, and the keys come back as that text."""
+    name = f"sqlauc_keys_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect="postgres")
+    backend.execute(f"CREATE TABLE {table} (label INT, score FLOAT8, j JSON, p POINT, x XML)")
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, '{{\"a\":1}}', '(1,2)', '<a/>'), "
+        "(0, 0.1, '{\"a\":1}', '(1,2)', '<a/>'), (1, 0.4, '{\"a\":2}', '(3,4)', '<b/>'), "
+        "(0, 0.6, '{\"a\":2}', '(3,4)', '<b/>'), (1, 0.7, '{\"a\":1}', '(1,2)', '<a/>')"
+    )
+    reference = backend.reference(name)
+    for key, values in (("j", ['{"a":1}', '{"a":2}']), ("p", ["(1,2)", "(3,4)"]),
+                        ("x", ["<a/>", "<b/>"])):  # fmt: skip
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert got[key].tolist() == values and got["auc"].tolist() == [1.0, 0.0], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert groups[key].tolist() == values and groups["auc"].tolist() == [1.0, 0.0], key
+        assert sqlauc.gauc(backend.con, reference, group=key).gauc == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("backend", ["duckdb", "postgres"], indirect=True)
+def test_infinite_dates_come_back_as_the_extreme_keys(backend):
+    """'infinity'/'-infinity' DATE and TIMESTAMP keys (DuckDB and PostgreSQL hold them) come
+    back as 9999-12-31 / 0001-01-01 on both (psycopg raised "date too large" while reading
+    them), in evaluate and group_auc (gauc worked)."""
+    name = f"sqlauc_inf_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect=backend.dialect)
+    backend.execute(f"CREATE TABLE {table} (label INT, score DOUBLE PRECISION, d DATE, "
+                    "t TIMESTAMP)")  # fmt: skip
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, 'infinity', 'infinity'), "
+        "(0, 0.1, 'infinity', 'infinity'), (1, 0.4, '-infinity', '-infinity'), "
+        "(0, 0.6, '-infinity', '-infinity'), (1, 0.7, '2024-06-01', '2024-06-01 10:00'), "
+        "(0, 0.2, '2024-06-01', '2024-06-01 10:00')"
+    )
+    reference = backend.reference(name)
+    days = [datetime.date.min, datetime.date(2024, 6, 1), datetime.date.max]
+    times = [datetime.datetime.min, datetime.datetime(2024, 6, 1, 10), datetime.datetime.max]
+    for key, want in (("d", days), ("t", times)):
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert [pd.Timestamp(v).to_pydatetime() for v in got[key]] == [
+            pd.Timestamp(v).to_pydatetime() for v in want
+        ], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert len(groups) == 3 and groups["auc"].tolist() == [0.0, 1.0, 1.0], key

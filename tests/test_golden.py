@@ -63,10 +63,14 @@ from reference import (
     brute_auc,
     brute_roc,
     calibration_ref,
+    calibration_reference,
     delong_ci,
     delong_paired,
     delong_variance,
+    ece_reference,
     gauc_reference,
+    ks_reference,
+    lift_reference,
     log_loss_ref,
     normalized_entropy_ref,
     partial_auc,
@@ -485,6 +489,16 @@ TSQL_PLAIN_LOSSY = {
     "gauc_rows_uniform",
     "gauc_rows_clicks_string_label",
     "gauc_ci",
+    "ks",
+    "ks_rows_weighted",
+    "ks_weighted_string_label",
+    "evaluate_ks_ece_weighted_by_day",
+    "calibration_curve",
+    "calibration_curve_quantile_weighted",
+    "lift_table",
+    "lift_table_weighted_string_label",
+    "threshold_metrics",
+    "threshold_metrics_rows_weighted",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "
@@ -611,10 +625,14 @@ def _check_evaluate_metrics(
     for (key, model), (y, s, w) in used.items():
         [r] = [r for r in rows if r["model"] == model and (not by or (
             r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
+        if "ks" in asked:
+            want = ks_reference(y, s, w)[0]
+            got = math.nan if r["ks"] is None else r["ks"]
+            assert got == pytest.approx(want, abs=TOL, rel=0, nan_ok=True), (key, model)
         if "average_precision" in asked:
             want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
             assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
-        probability = {"log_loss", "ne", "calibration"} & set(asked)
+        probability = {"log_loss", "ne", "calibration", "ece"} & set(asked)
         if not probability:
             continue
         if ((s < 0) | (s > 1)).any():
@@ -626,6 +644,7 @@ def _check_evaluate_metrics(
             "log_loss": log_loss_ref(y, s, w, clip),
             "ne": normalized_entropy_ref(y, s, w, clip),
             "calibration": calibration_ref(y, s, w),
+            "ece": ece_reference(y, s, w),
         }
         if eps is None and y.any() and not y.all():
             sk = sk_log_loss(y, s, sample_weight=w, labels=[False, True])
@@ -701,7 +720,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
-    if metric in ("auc", "roc_curve"):
+    if metric in ("auc", "roc_curve", "ks", "calibration_curve", "lift_table", "threshold_metrics"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
@@ -717,6 +736,33 @@ def test_duckdb_rendering_matches_the_references(events, case):
             assert result[0]["auc"] == pytest.approx((low + high) / 2, abs=TOL)
         elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
+        elif metric == "calibration_curve":
+            header, bins = result[0], result[1:]
+            if ((s < 0) | (s > 1)).any():
+                assert header["n_score_out_of_range"] > 0
+            else:
+                want = calibration_reference(y_pos, s, w, options.get("n_bins", 5),
+                                             options.get("strategy", "uniform"))  # fmt: skip
+                for column, name in (
+                    ("prob_true",) * 2,
+                    ("prob_pred",) * 2,
+                    ("count", "bin_count"),
+                ):
+                    np.testing.assert_allclose([r[name] for r in bins], want[column], atol=TOL)
+        elif metric == "threshold_metrics":
+            curve = brute_roc(y_pos, s, w)
+            np.testing.assert_allclose([r["tp"] for r in result], curve["tp"], atol=TOL)
+            np.testing.assert_allclose([r["fp"] for r in result], curve["fp"], atol=TOL)
+        elif metric == "lift_table":
+            want = lift_reference(y_pos, s, w, options.get("bins", 10))
+            names = {"rows": "lift_rows", "positives": "lift_positives"}
+            for column in want.columns:
+                got = [r[names.get(column, column)] for r in result[1:]]
+                np.testing.assert_allclose(got, want[column], atol=TOL, err_msg=column)
+        elif metric == "ks":
+            statistic, threshold = ks_reference(y_pos, s, w)
+            assert result[0]["statistic"] == pytest.approx(statistic, abs=TOL)
+            assert result[0]["threshold"] == threshold
         else:
             curve = brute_roc(y_pos, s, w)
             tp = [r["tp"] for r in result]

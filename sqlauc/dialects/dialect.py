@@ -63,12 +63,24 @@ class Dialect:
     engine_functions
         Pure scalar functions (lower-case) sqlglot parses as unknown that a ``where=`` filter
         may call.
+    text_keys
+        Type names (regular expressions, upper-case) of columns that have no equality operator
+        (PostgreSQL's ``json``, ``point``, ``xml``): a ``by=`` or ``group=`` key of such a type
+        is grouped and returned as its text.
+    filter_functions
+        sqlglot function class -> the engine's spelling of a whitelisted ``where=`` function it
+        lacks, over ``x`` (SQLite's ``MONTH(day)`` is ``CAST(STRFTIME('%m', day) AS INTEGER)``);
+        ``EXTRACT(unit FROM x)`` of those units too.
     function_names
         sqlglot expression class -> the function name the engine knows.
     type_names
         sqlglot type -> the engine's own type name.
     query_settings
         Query-level settings appended to the outermost SELECT (this query only).
+    query_size_limit
+        ``(setting, bytes)``: the engine refuses a query text longer than ``bytes`` unless the
+        query raises ``setting`` (ClickHouse's ``max_query_size``, 256 KiB, reached past
+        ~1,500 models of evaluate); a longer query sets it for itself, to twice its length.
     default_method
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
@@ -180,9 +192,12 @@ class Dialect:
     boolean_type: bool = True
     local_data: bool = False
     engine_functions: frozenset[str] = frozenset()
+    filter_functions: Mapping[type[exp.Expr], str] = field(default_factory=dict)
+    text_keys: tuple[str, ...] = ()
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     type_names: Mapping[exp.DType, str] = field(default_factory=dict)
     query_settings: Mapping[str, int] = field(default_factory=dict)
+    query_size_limit: tuple[str, int] | None = None
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     nan_signs_apart: str | None = None

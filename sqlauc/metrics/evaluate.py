@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sqlauc import checks
-from sqlauc.compose import Formulation, Param
+from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.inputs import model_labels
@@ -36,8 +36,8 @@ from sqlauc.options import (
     PosLabel,
     invalid,
 )
-from sqlauc.pipeline import Evaluated
-from sqlauc.results import slice_values, sort_rows
+from sqlauc.records import Evaluated
+from sqlauc.results import key_names, slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
 #: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
@@ -52,7 +52,7 @@ BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", 
 #: scikit-learn's clipping of probabilities for float64 input: ``np.finfo(np.float64).eps``.
 FLOAT64_EPS = 2.0**-52
 #: The metrics that read the score as a probability (a score outside [0, 1] is refused).
-PROBABILITY_METRICS = ("log_loss", "ne", "calibration")
+PROBABILITY_METRICS = ("log_loss", "ne", "calibration", "ece")
 #: metric -> the overlay template that computes it.
 METRIC_OVERLAYS = {
     "log_loss": "evaluate_log_loss",
@@ -60,6 +60,8 @@ METRIC_OVERLAYS = {
     "calibration": "evaluate_calibration",
     "average_precision": "evaluate_average_precision",
     "gauc": "evaluate_gauc",
+    "ks": "evaluate_ks",
+    "ece": "evaluate_ece",
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
@@ -100,6 +102,10 @@ GROUPED_COUNTS = Formulation(
 )
 
 
+#: ece's inner bin edges (sql/evaluate_ece.sql): np.linspace(0, 1, 6)[1:-1], i * (1 / 5).
+ECE_EDGES: dict[str, Param] = {f"ece_edge_{i}": i * (1.0 / 5) for i in range(1, 5)}
+
+
 def metric_overlays(options: Options) -> tuple[str, ...]:
     """The overlays ``metrics=`` asks for: the range check of the probability metrics, then
     one template per metric (log_loss and ne share one), each once."""
@@ -116,19 +122,33 @@ def slice_keys(options: Options) -> tuple[str, ...]:
     return (*(f"by_{i + 1}" for i in range(len(options.by))), "model")
 
 
+def slice_names(options: Options) -> list[str]:
+    """The frame's names of the ``by`` columns: their own, or ``by``/``by_i`` for one named
+    like an output column (``model``, ``auc``, ...; :func:`sqlauc.results.key_names`)."""
+    taken = {*EVALUATE_COLUMNS, *BINNED_COLUMNS, "model", *options.metrics}
+    return key_names(options.by, taken, "by")
+
+
 def z_value(level: float) -> float:
     """``Phi^-1((1 + level) / 2)``: 1.959963984540054 for 0.95."""
     return NormalDist().inv_cdf(1 - (1 - level) / 2)
 
 
-def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
-    ``:bins`` with method="binned".
-
-    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
-    """
+def check_options(options: Options) -> None:
+    """evaluate's refusals of option combinations (the option gate runs them before any
+    connection is used): ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` (it would change
+    nothing), ``group`` without ``gauc`` and the reverse, a ``group_weight`` without ``gauc``,
+    and with method="binned" the options that need exact per-score placements."""
     if options.method == "binned":
-        return binned_params(options)
+        for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+            if option == "ci" and options.ci is DEFAULT_CI:
+                continue
+            if getattr(options, option) not in (None, ()):
+                raise invalid(option, "evaluate", "None with method='binned' (the binned query "
+                              "counts rows per score bin, not per score; its bounds are "
+                              "auc_low_bound and auc_high_bound)",
+                              getattr(options, option))  # fmt: skip
+        return
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
         raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
                       "(it is their clipping of probabilities)", options.eps)  # fmt: skip
@@ -141,6 +161,13 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     if options.group is None and options.group_weight != "impressions":
         raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
                       "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
+
+
+def evaluate_params(options: Options) -> dict[str, Param]:
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
+    ``:bins`` with method="binned" (the options were checked by :func:`check_options`)."""
+    if options.method == "binned":
+        return binned_params(options)
     return {
         **group_params(options),
         "with_ci": options.ci is not None,
@@ -148,19 +175,13 @@ def evaluate_params(options: Options) -> dict[str, Param]:
         "partial": options.max_fpr is not None,
         "max_fpr": float(options.max_fpr) if options.max_fpr is not None else 1.0,
         "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
+        **ECE_EDGES,
     }
 
 
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
     per-score placements; the default ``ci``, not given, is no interval there)."""
-    for option in ("ci", "max_fpr", "metrics", "eps", "group"):
-        if option == "ci" and options.ci is DEFAULT_CI:
-            continue
-        if getattr(options, option) not in (None, ()):
-            raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
-                          "rows per score bin, not per score; its bounds are auc_low_bound "
-                          "and auc_high_bound)", getattr(options, option))  # fmt: skip
     return {"bins": binned_bins(options)}
 
 
@@ -198,18 +219,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     options = plan.options
     if plan.method == "binned":
         return binned_shape(evaluated)
-    if options.ci is not None and plan.roles.weight is not None:
-        fractional = fractional_rows(evaluated)
-        if fractional:
-            raise invalid(
-                "ci",
-                "evaluate",
-                f"None when weight column {plan.roles.weight!r} holds non-integer weights "
-                f"({fractional} row(s)): DeLong's interval is defined for frequency weights "
-                "(a weight-k row is k identical rows), and with sampling weights it "
-                "understates the variance; the AUC itself is computed with ci=None",
-                options.ci,
-            )
+    sampling = _sampling_weights(evaluated)
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
     if "gauc" in metrics and options.ci is not None:  # its interval, right after it
@@ -228,7 +238,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
-    if options.ci is not None:
+    if sampling:
+        frame[list(_CI_COLUMNS)] = np.nan
+    elif options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
             checks.warn(
@@ -240,13 +252,36 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
+def _sampling_weights(evaluated: Evaluated) -> bool:
+    """Whether the interval columns are NaN for non-integer (sampling) weights: with the
+    default ``ci`` (not asked for) one warning says so; an explicit ``ci=`` is a DataError
+    (compare's, for the same condition). DeLong's variance is defined for frequency weights."""
+    plan = evaluated.plan
+    if plan.options.ci is None or plan.roles.weight is None:
+        return False
+    fractional = fractional_rows(evaluated)
+    if not fractional:
+        return False
+    held = (f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
+            "row(s)): DeLong's interval is defined for frequency weights (a weight-k row is k "
+            "identical rows), and with sampling weights it understates the variance")  # fmt: skip
+    if plan.options.ci is not DEFAULT_CI:
+        raise DataError(f"{held}; pass ci=None for the AUCs without an interval")
+    checks.warn(
+        f"{held}: auc_se, auc_low and auc_high are NaN. Integer weights (or no weight=) give "
+        "an interval; ci=None leaves the columns out.",
+        UndefinedMetricWarning,
+    )
+    return True
+
+
 def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
     """method="binned": one row per (slice, model), sorted by slice then
     model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
     nonmonotone warnings."""
     floats = ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives")
     frame = _frame(evaluated, floats, ("nonmonotone_bins",))
-    frame = frame[[*evaluated.plan.options.by, "model", *BINNED_COLUMNS]]
+    frame = frame[[*slice_names(evaluated.plan.options), "model", *BINNED_COLUMNS]]
     nonmonotone = int(frame["nonmonotone_bins"].sum())
     if nonmonotone:
         warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
@@ -262,10 +297,13 @@ def _frame(
     options = evaluated.plan.options
     kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
     order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
-    slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
     plan = evaluated.plan
+    names = slice_names(options)
+    # frame name, the query's name, the column read (its time zone)
+    slices = zip(names, slice_outputs(plan.tree, len(names)), plan.roles.by, strict=True)
     data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+        name: slice_values([r[key] for r in kept], plan.time_zone(column))
+        for name, key, column in slices
     }
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
@@ -279,7 +317,7 @@ def _frame(
         data[column] = pd.array([r[column] or 0 for r in kept], dtype="int64")
     data["n_rows"] = pd.array([r["n_used"] or 0 for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
-    frame = sort_rows(frame, [*options.by, "_order"])
+    frame = sort_rows(frame, [*names, "_order"])
     frame = frame.drop(columns="_order")
     total = len(frame)
     no_row = "have no usable row (a NULL label or a NULL score in that column on every row "
@@ -328,6 +366,7 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
+    checks=check_options,
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
@@ -361,6 +400,13 @@ SPEC = MetricSpec(
             "group_weight": "clicks",
             "ci": None,
             "metrics": ("gauc", "average_precision"),
+        },
+        "evaluate_ks_ece_weighted_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "weight": "sample_w",
+            "ci": None,
+            "metrics": ("ks", "ece"),
         },
         "evaluate_weighted_log_loss_eps": {
             "label": "clicked",
@@ -462,10 +508,11 @@ def evaluate(
     ci : float in (0, 1) or None, default 0.95
         The DeLong interval's level; ``None`` leaves ``auc_se``, ``auc_low`` and
         ``auc_high`` out (and, with ``gauc``, ``gauc_se``, ``gauc_low``, ``gauc_high``, the
-        GAUC interval at the same level; NaN where fewer than 2 groups are used). With a
-        weight column of non-integer values it is refused
-        (:class:`~sqlauc.InvalidParameterError`): the interval is defined for frequency
-        weights, and sampling weights make it understate the variance. With
+        GAUC interval at the same level over the groups; NaN where fewer than 2 groups are
+        used). With a weight column of non-integer values an explicit level is
+        a :class:`~sqlauc.DataError` (the interval is defined for frequency weights, and
+        sampling weights make it understate the variance); the default (not given) leaves
+        the three columns NaN, with a warning. With
         ``method="binned"`` the default is no interval (its certified bounds replace it);
         an explicit level is refused there.
     max_fpr : float in (0, 1], optional
@@ -474,7 +521,8 @@ def evaluate(
     metrics : str or sequence of str, optional
         Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"``,
         ``"average_precision"`` and ``"gauc"`` (formulas above; ``gauc`` needs ``group``);
-        they come after ``auc`` .. ``pauc`` in that order, whatever the order given.
+        they come after ``auc`` .. ``pauc`` in that order, whatever the order given. An
+        empty list is no extra metric, as ``None`` is.
         ``log_loss``, ``ne`` and ``calibration`` read the score as a probability: a score
         column with a value outside [0, 1] is a :class:`~sqlauc.DataError` naming it
         (counted in the same query). Undefined values are NaN: ``ne`` with a single
@@ -564,11 +612,4 @@ def evaluate(
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
              "max_fpr": max_fpr, "method": method, "bins": bins, "metrics": metrics, "eps": eps,
              "group": group, "group_weight": group_weight}  # fmt: skip
-    asked = as_names(metrics) if isinstance(metrics, (str, list, tuple)) else ()
-    reserved = (set(EVALUATE_COLUMNS) | set(BINNED_COLUMNS) | {"model"}
-                | (set(asked) & set(EVALUATE_METRICS)))  # fmt: skip
-    for name in given["by"] if isinstance(given["by"], tuple) else ():
-        if name in reserved:
-            raise invalid("by", "evaluate", "slice columns not named like an output column ("
-                          + ", ".join(sorted(reserved)) + ")", by)  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))
