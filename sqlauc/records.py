@@ -92,8 +92,8 @@ class MetricSpec:
         For a result of many rows (a curve), fetched as a DataFrame: the output columns the
         shape reads from it (empty: the result is a few rows, fetched as tuples). Only these
         are converted to pandas; every column is read from the first row (the diagnostics,
-        which the other rows hold as NULL). Converting the diagnostics' columns too cost
-        0.1-1 s on a 2.9M-point curve.
+        which the other rows hold as NULL); converting those too is slow on a long curve
+        (bench/README.md).
     shape : callable
         The evaluated query -> the metric's result object.
     cli_columns : tuple of str

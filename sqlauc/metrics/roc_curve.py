@@ -59,12 +59,11 @@ def shape(evaluated: Evaluated) -> CurveResult:
     assert evaluated.frame is not None
     fetched = evaluated.frame
     # each column its own block (copy=False), taken as fetched where it is float64 memory of
-    # its own: copies consolidated into one 2-D block cost 0.6 s of a 3.3 s call on a
-    # 2.9M-point curve (bench/README.md)
+    # its own: copies consolidated into one 2-D block are slow on a long curve
     columns: dict[str, Any] = {name: _own_float64(fetched[name]) for name in ROC_COLUMNS}
     # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE); set
-    # on a copy of that column, before the frame is built (a .loc write into the frame cost
-    # ~80 ms on a 2.9M-point curve)
+    # on a copy of that column, before the frame is built (a .loc write into the frame would
+    # copy it)
     threshold = fetched["threshold"].to_numpy(dtype="float64", copy=True)
     threshold[:1] = math.inf
     columns["threshold"] = threshold
