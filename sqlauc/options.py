@@ -24,8 +24,10 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 #: The most score bins ``method="binned"`` takes (``bins=``).
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+#: The binning strategies of :func:`sqlauc.calibration_curve` (scikit-learn's).
+STRATEGIES = ("uniform", "quantile")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
-EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks")
+EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks", "ece")
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
@@ -84,6 +86,8 @@ class Options:
     bins: int | None = None
     metrics: tuple[str, ...] = ()
     eps: float | None = None
+    n_bins: int = 5
+    strategy: str = "uniform"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -204,6 +208,10 @@ CONSTRAINTS: dict[str, Constraint] = {
     "eps": Constraint(
         "a float in (0, 0.5) (the clipping of probabilities in log loss) or None",
         lambda v: v is None or (_fraction(v, closed=False) and v < 0.5),
+    ),
+    "n_bins": Constraint(f"an int in [1, {MAX_BINS:_}]", _bins),
+    "strategy": Constraint(
+        "one of " + ", ".join(repr(s) for s in STRATEGIES), lambda v: v in STRATEGIES
     ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "

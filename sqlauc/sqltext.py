@@ -54,6 +54,8 @@ def sql(
     bins: int | None = None,
     metrics: str | Sequence[str] | None = None,
     eps: float | None = None,
+    n_bins: int = 5,
+    strategy: str = "uniform",
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -90,6 +92,9 @@ def sql(
         read probabilities).
     bins : int, optional
         For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).
+    n_bins, strategy
+        For ``"calibration_curve"``: as in :func:`sqlauc.calibration_curve` (the query's
+        first row holds the diagnostics and ``n_score_out_of_range``, its bin NULL).
     scores, by, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
         baseline), the slice columns named as in ``by``, the p-value computed in the query).
@@ -128,7 +133,7 @@ def sql(
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
-              "level": level, "bins": bins}  # fmt: skip
+              "level": level, "bins": bins, "n_bins": n_bins, "strategy": strategy}  # fmt: skip
     values |= {name: value for name, value in (("metrics", metrics), ("eps", eps))
                if value is not None}  # fmt: skip
     if metric in ("evaluate", "compare"):

@@ -21,7 +21,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF, engine_params
+from backends import INF, NAN, NEG_INF, engine_cases, engine_params
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -82,7 +82,10 @@ def test_auc_matches_references(backend, seed, n, kind, weights, encoding, rate)
     table = backend.create(data.frame)
     expected = brute_auc(data.y, data.s, data.w)
     assert expected == pytest.approx(roc_auc_score(data.y, data.s, sample_weight=data.w), abs=TOL)
-    for method in methods(backend, data.w is not None):
+    # every formulation on DuckDB and SQLite; the others prove each formulation once in
+    # test_every_formulation_of_every_metric and run these cases with their default method
+    every = methods(backend, data.w is not None) if backend.exhaustive else ["auto"]
+    for method in every:
         call = dict(weight=data.weight, pos_label=data.pos_label, method=method)
         got = sqlauc.auc(backend.con, table, **call)
         assert isinstance(got, float)
@@ -101,9 +104,18 @@ def test_seed_examples(backend, labels, scores, pos_label, exact):
     )
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
-@pytest.mark.parametrize("kind", ["round2", "continuous"])
-@pytest.mark.parametrize("weights", [None, "float"])
+ROC_METHODS = list(sqlauc.metrics.get("roc_curve").formulations)
+
+
+@pytest.mark.parametrize(
+    ("backend", "weights", "kind", "method"),
+    engine_cases(
+        [(w, k, m) for w in (None, "float") for k in ("round2", "continuous") for m in ROC_METHODS],
+        # the other engines: each formulation once, weighted and unweighted
+        once=lambda weights, kind, method: (weights is None) == (kind == "continuous"),
+    ),
+    indirect=["backend"],
+)
 def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     data = make_data(21, 300, kind=kind, weights=weights)
     table = backend.create(data.frame)
@@ -135,11 +147,16 @@ def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
 @pytest.mark.parametrize(
-    ("kind", "weights"),
-    [("continuous", None), ("few", None), ("round1", "int"), ("continuous", "dyadic"),
-     ("round2", "dyadic")],
+    ("backend", "kind", "weights", "method"),
+    engine_cases(
+        [(k, w, m) for k, w in [("continuous", None), ("few", None), ("round1", "int"),
+                                ("continuous", "dyadic"), ("round2", "dyadic")]
+         for m in ROC_METHODS],
+        # the other engines: each formulation unweighted and with dyadic weights
+        once=lambda kind, weights, method: (kind, weights) in {("few", None), ("round2", "dyadic")},
+    ),
+    indirect=["backend"],
 )  # fmt: skip
 def test_roc_curve_drop_intermediate_equals_sklearn(backend, kind, weights, method):
     """drop_intermediate=True gives scikit-learn's points: the first point kept, a point
@@ -203,8 +220,15 @@ def test_roc_curve_formulations_agree_with_nulls(backend, weights):
         pd.testing.assert_frame_equal(first.curve, other.curve, check_exact=True)
 
 
-@pytest.mark.parametrize("group_weight", ["impressions", "clicks", "uniform", "gw"])
-@pytest.mark.parametrize("weights", [None, "int"])
+@pytest.mark.parametrize(
+    ("backend", "group_weight", "weights"),
+    engine_cases(
+        [(g, w) for g in ("impressions", "clicks", "uniform", "gw") for w in (None, "int")],
+        # the other engines: each group weight once, half of them with row weights
+        once=lambda group_weight, weights: (group_weight in ("clicks", "gw")) == (weights is None),
+    ),
+    indirect=["backend"],
+)
 def test_gauc_matches_reference(backend, group_weight, weights):
     data = make_data(31, 500, kind="round1", weights=weights, groups=9)
     frame = data.frame.assign(y=data.y, gw=(np.arange(len(data.y)) % 4).astype(float))

@@ -63,11 +63,14 @@ from reference import (
     brute_auc,
     brute_roc,
     calibration_ref,
+    calibration_reference,
     delong_ci,
     delong_paired,
     delong_variance,
+    ece_reference,
     gauc_reference,
     ks_reference,
+    lift_reference,
     log_loss_ref,
     normalized_entropy_ref,
     partial_auc,
@@ -488,6 +491,11 @@ TSQL_PLAIN_LOSSY = {
     "ks",
     "ks_rows_weighted",
     "ks_weighted_string_label",
+    "evaluate_ks_ece_weighted_by_day",
+    "calibration_curve",
+    "calibration_curve_quantile_weighted",
+    "lift_table",
+    "lift_table_weighted_string_label",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "
@@ -621,7 +629,7 @@ def _check_evaluate_metrics(
         if "average_precision" in asked:
             want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
             assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
-        probability = {"log_loss", "ne", "calibration"} & set(asked)
+        probability = {"log_loss", "ne", "calibration", "ece"} & set(asked)
         if not probability:
             continue
         if ((s < 0) | (s > 1)).any():
@@ -633,6 +641,7 @@ def _check_evaluate_metrics(
             "log_loss": log_loss_ref(y, s, w, clip),
             "ne": normalized_entropy_ref(y, s, w, clip),
             "calibration": calibration_ref(y, s, w),
+            "ece": ece_reference(y, s, w),
         }
         if eps is None and y.any() and not y.all():
             sk = sk_log_loss(y, s, sample_weight=w, labels=[False, True])
@@ -708,7 +717,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
-    if metric in ("auc", "roc_curve", "ks"):
+    if metric in ("auc", "roc_curve", "ks", "calibration_curve", "lift_table"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
@@ -724,6 +733,25 @@ def test_duckdb_rendering_matches_the_references(events, case):
             assert result[0]["auc"] == pytest.approx((low + high) / 2, abs=TOL)
         elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
+        elif metric == "calibration_curve":
+            header, bins = result[0], result[1:]
+            if ((s < 0) | (s > 1)).any():
+                assert header["n_score_out_of_range"] > 0
+            else:
+                want = calibration_reference(y_pos, s, w, options.get("n_bins", 5),
+                                             options.get("strategy", "uniform"))  # fmt: skip
+                for column, name in (
+                    ("prob_true",) * 2,
+                    ("prob_pred",) * 2,
+                    ("count", "bin_count"),
+                ):
+                    np.testing.assert_allclose([r[name] for r in bins], want[column], atol=TOL)
+        elif metric == "lift_table":
+            want = lift_reference(y_pos, s, w, options.get("bins", 10))
+            names = {"rows": "lift_rows", "positives": "lift_positives"}
+            for column in want.columns:
+                got = [r[names.get(column, column)] for r in result[1:]]
+                np.testing.assert_allclose(got, want[column], atol=TOL, err_msg=column)
         elif metric == "ks":
             statistic, threshold = ks_reference(y_pos, s, w)
             assert result[0]["statistic"] == pytest.approx(statistic, abs=TOL)

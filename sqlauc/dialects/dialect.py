@@ -63,6 +63,10 @@ class Dialect:
     engine_functions
         Pure scalar functions (lower-case) sqlglot parses as unknown that a ``where=`` filter
         may call.
+    filter_functions
+        sqlglot function class -> the engine's spelling of a whitelisted ``where=`` function it
+        lacks, over ``x`` (SQLite's ``MONTH(day)`` is ``CAST(STRFTIME('%m', day) AS INTEGER)``);
+        ``EXTRACT(unit FROM x)`` of those units too.
     function_names
         sqlglot expression class -> the function name the engine knows.
     type_names
@@ -184,6 +188,7 @@ class Dialect:
     boolean_type: bool = True
     local_data: bool = False
     engine_functions: frozenset[str] = frozenset()
+    filter_functions: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     type_names: Mapping[exp.DType, str] = field(default_factory=dict)
     query_settings: Mapping[str, int] = field(default_factory=dict)

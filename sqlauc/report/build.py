@@ -21,7 +21,7 @@ from sqlauc.errors import DataError
 from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.options import EVALUATE_METRICS, PosLabel
-from sqlauc.plot import display_points
+from sqlauc.plot.points import display_points
 from sqlauc.results import Diagnostics
 from sqlauc.sources import Query, resolve
 from sqlauc.sqltext import sql

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from sqlauc.plot import _slice_label
+from sqlauc.plot.evaluation import _slice_label
 from sqlauc.report.build import Review, describe_source
 from sqlauc.report.charts import GREY, Axes, Series, chart, colour
 from sqlauc.report.words import cell, count, interval, number, verdict
