@@ -98,8 +98,6 @@ class MetricSpec:
         The evaluated query -> the metric's result object.
     cli_columns : tuple of str
         The columns the command line prints for one model.
-    examples : mapping
-        Named option sets: the golden SQL cases and the documented examples.
     variants : mapping
         Formulations that no ``method=`` names: an option given (not None) runs one of them
         (``option_variants``), e.g. the AUC's ``max_fpr=`` runs ``"partial"``.
@@ -146,7 +144,6 @@ class MetricSpec:
     distinct_refuses: tuple[str, ...] = ()
     frame: tuple[str, ...] = ()
     cli_columns: tuple[str, ...] = ()
-    examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     variants: Mapping[str, Formulation] = field(default_factory=dict)
     option_variants: Mapping[str, str] = field(default_factory=dict)
     method_options: Mapping[str, str] = field(default_factory=dict)

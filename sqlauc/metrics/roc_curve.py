@@ -79,7 +79,6 @@ def shape(evaluated: Evaluated) -> CurveResult:
     return CurveResult(curve=frame, method=evaluated.plan.method, diagnostics=diag)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="roc_curve",
     what="the ROC curve",
@@ -94,23 +93,6 @@ SPEC = MetricSpec(
     distinct_method="rows",
     frame=tuple(ROC_COLUMNS),
     cli_columns=("model", *ROC_COLUMNS),
-    examples={
-        "roc_curve": {**_BASE, "drop_intermediate": True},
-        "roc_curve_rows": {**_BASE, "drop_intermediate": True, "method": "rows"},
-        "roc_curve_rows_all_points_weighted": {
-            **_BASE,
-            "weight": "sample_w",
-            "drop_intermediate": False,
-            "method": "rows",
-        },
-        "roc_curve_all_points_weighted_string_label": {
-            "label": "outcome",
-            "score": "Score",
-            "pos_label": "click",
-            "weight": "sample_w",
-            "drop_intermediate": False,
-        },
-    },
 )
 
 
