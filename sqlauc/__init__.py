@@ -28,6 +28,7 @@ from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.ks import ks
 from sqlauc.metrics.lift_table import lift_table
 from sqlauc.metrics.roc_curve import roc_curve
+from sqlauc.metrics.threshold_metrics import threshold_metrics
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
 from sqlauc.report import report
 from sqlauc.results import (
@@ -78,4 +79,5 @@ __all__ = [
     "roc_curve",
     "source",
     "sql",
+    "threshold_metrics",
 ]

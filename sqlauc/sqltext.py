@@ -56,6 +56,9 @@ def sql(
     eps: float | None = None,
     n_bins: int = 5,
     strategy: str = "uniform",
+    thresholds: float | Sequence[float] | None = None,
+    at_fpr: float | Sequence[float] | None = None,
+    at_recall: float | Sequence[float] | None = None,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -95,6 +98,10 @@ def sql(
     n_bins, strategy
         For ``"calibration_curve"``: as in :func:`sqlauc.calibration_curve` (the query's
         first row holds the diagnostics and ``n_score_out_of_range``, its bin NULL).
+    thresholds, at_fpr, at_recall
+        For ``"threshold_metrics"``: accepted and validated as in
+        :func:`sqlauc.threshold_metrics`; the query returns every operating point (one row
+        per distinct score, the first +infinity), from which the function picks them.
     scores, by, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
         baseline), the slice columns named as in ``by``, the p-value computed in the query).
@@ -134,7 +141,8 @@ def sql(
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
               "level": level, "bins": bins, "n_bins": n_bins, "strategy": strategy}  # fmt: skip
-    values |= {name: value for name, value in (("metrics", metrics), ("eps", eps))
+    values |= {name: value for name, value in (("metrics", metrics), ("eps", eps),
+               ("thresholds", thresholds), ("at_fpr", at_fpr), ("at_recall", at_recall))
                if value is not None}  # fmt: skip
     if metric in ("evaluate", "compare"):
         values = {k: v for k, v in values.items() if k != "score"}

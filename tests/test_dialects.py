@@ -32,6 +32,14 @@ def _message(function: str, got: str) -> str:
 #: type names a driver's type codes may give that are neither numbers nor strings (a score
 #: column of such a type is refused before any query)
 NOT_NUMBERS = {
+    "XML",
+    "POINT",
+    "LSEG",
+    "PATH",
+    "BOX",
+    "POLYGON",
+    "LINE",
+    "CIRCLE",
     "DATE",
     "TIME",
     "TIMETZ",

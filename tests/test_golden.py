@@ -495,6 +495,8 @@ TSQL_PLAIN_LOSSY = {
     "calibration_curve_quantile_weighted",
     "lift_table",
     "lift_table_weighted_string_label",
+    "threshold_metrics",
+    "threshold_metrics_rows_weighted",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "
@@ -716,7 +718,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
-    if metric in ("auc", "roc_curve", "ks", "calibration_curve", "lift_table"):
+    if metric in ("auc", "roc_curve", "ks", "calibration_curve", "lift_table", "threshold_metrics"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
@@ -745,6 +747,10 @@ def test_duckdb_rendering_matches_the_references(events, case):
                     ("count", "bin_count"),
                 ):
                     np.testing.assert_allclose([r[name] for r in bins], want[column], atol=TOL)
+        elif metric == "threshold_metrics":
+            curve = brute_roc(y_pos, s, w)
+            np.testing.assert_allclose([r["tp"] for r in result], curve["tp"], atol=TOL)
+            np.testing.assert_allclose([r["fp"] for r in result], curve["fp"], atol=TOL)
         elif metric == "lift_table":
             want = lift_reference(y_pos, s, w, options.get("bins", 10))
             names = {"rows": "lift_rows", "positives": "lift_positives"}

@@ -1,6 +1,6 @@
 """The metric commands: ``auc``, ``gauc``, ``ks``, ``roc`` and ``pr`` (one output row per model),
-``calibration`` and ``lift`` (one per bin and model), and ``evaluate`` and ``compare`` (one row
-per slice and model, from one query).
+``calibration``, ``lift`` and ``thresholds`` (one per bin or point and model), and ``evaluate``
+and ``compare`` (one row per slice and model, from one query).
 
 Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
 (``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
@@ -64,6 +64,9 @@ EPILOGS = {
     "lift": _columns_epilog("lift_table") + ": one row per score bin, highest scores first; "
     "rows of one score never split (a bin closes at the first distinct-score boundary at or "
     "past its share of the rows), so tied scores may give fewer, uneven bins.",
+    "thresholds": _columns_epilog("threshold_metrics") + ": the confusion matrix and "
+    "scikit-learn's metrics at score >= threshold, one row per requested point (--threshold, "
+    "--at-fpr, --at-recall; default --threshold 0.5).",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
     "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
     "negatives, n_rows: sqlauc.evaluate's frame, one row per slice and model, from one query. "
@@ -124,6 +127,26 @@ def add_lift(commands: Any, parent: argparse.ArgumentParser) -> None:
         "--bins", type=int, default=10, metavar="N", help="the number of bins (default: 10)"
     )
     lift.set_defaults(run=run_lift)
+
+
+def add_thresholds(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc thresholds``: the confusion matrix and its metrics at operating points."""
+    thresholds = commands.add_parser(
+        "thresholds",
+        parents=[parent],
+        help="confusion matrix, precision, recall, F1... at thresholds or operating points",
+        epilog=EPILOGS["thresholds"],
+    )
+    for flag, dest, what in (
+        ("--threshold", "thresholds", "a threshold (score >= T is positive)"),
+        ("--at-fpr", "at_fpr", "the highest-recall point with FPR <= F"),
+        ("--at-recall", "at_recall", "the lowest-FPR point with recall >= R"),
+    ):
+        thresholds.add_argument(
+            flag, dest=dest, type=float, action="append", metavar="X", help=what + " (repeatable)"
+        )
+    method_option(thresholds, "threshold_metrics")
+    thresholds.set_defaults(run=run_thresholds)
 
 
 def add_curves(commands: Any, parent: argparse.ArgumentParser) -> None:
@@ -290,6 +313,21 @@ def run_lift(args: argparse.Namespace) -> None:
             with relay_warnings(score):
                 frame = sqlauc.lift_table(target.con, target.table, bins=args.bins,
                                           **column_options(args, score))  # fmt: skip
+                records.extend(frame_records(score, frame, columns))
+    emit(records, columns, args.format)
+
+
+def run_thresholds(args: argparse.Namespace) -> None:
+    """One record per requested point and model."""
+    columns = COLUMNS["threshold_metrics"]
+    records: list[Record] = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                frame = sqlauc.threshold_metrics(
+                    target.con, target.table, thresholds=args.thresholds, at_fpr=args.at_fpr,
+                    at_recall=args.at_recall, method=args.method, **column_options(args, score),
+                )  # fmt: skip
                 records.extend(frame_records(score, frame, columns))
     emit(records, columns, args.format)
 

@@ -24,6 +24,7 @@ _MODULES = (
     "ks",
     "calibration_curve",
     "lift_table",
+    "threshold_metrics",
 )
 
 

@@ -83,6 +83,9 @@ class Review:
     gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
+    calibration: dict[str, pd.DataFrame] = field(default_factory=dict)
+    histograms: dict[str, pd.DataFrame] = field(default_factory=dict)
+    lift: dict[str, pd.DataFrame] = field(default_factory=dict)
     queries: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     caught: list[warnings.WarningMessage] = field(default_factory=list)
@@ -226,6 +229,10 @@ def collect(request: Request) -> Review:
     for score in request.scores:
         model_curves(review, score)
     slice_models(review)
-    for item in review.caught:  # once more, for the caller
-        warnings.warn(str(item.message), item.category, stacklevel=3)
     return review
+
+
+def warn_again(review: Review) -> None:
+    """The warnings the queries raised, once more for the caller (each once)."""
+    for item in review.caught:
+        warnings.warn(str(item.message), item.category, stacklevel=3)

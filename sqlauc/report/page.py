@@ -8,7 +8,7 @@ from collections.abc import Callable
 from html import escape
 
 from sqlauc._version import __version__
-from sqlauc.report import sections
+from sqlauc.report import binned, sections
 from sqlauc.report.build import Review, describe_source
 
 STYLE = """
@@ -63,6 +63,9 @@ SECTIONS: tuple[Section, ...] = (
     ("summary", "Summary", sections.summary),
     ("comparison", "Comparison with the first model", sections.comparison),
     ("curves", "ROC and precision-recall curves", sections.curves),
+    ("calibration", "Calibration", binned.calibration),
+    ("lift", "Lift and cumulative gain", binned.lift),
+    ("distributions", "Score distributions", binned.distributions),
     ("slices", "AUC per slice", sections.slices),
     ("data", "Data", sections.data),
     ("sql", "SQL behind the numbers", sections.queries),
