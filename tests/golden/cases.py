@@ -143,6 +143,10 @@ LIFT_TABLE: dict[str, dict[str, Any]] = {
     "lift_table": _ONE,
     "lift_table_weighted_string_label": {**_STRING, "weight": WEIGHT, "bins": 4},
 }
+THRESHOLD_METRICS: dict[str, dict[str, Any]] = {
+    "threshold_metrics": _ONE,
+    "threshold_metrics_rows_weighted": {**_ONE, "weight": WEIGHT, "method": "rows"},
+}
 
 #: metric -> its cases, in the registry's order.
 BY_METRIC: dict[str, dict[str, dict[str, Any]]] = {
@@ -155,6 +159,7 @@ BY_METRIC: dict[str, dict[str, dict[str, Any]]] = {
     "ks": KS,
     "calibration_curve": CALIBRATION_CURVE,
     "lift_table": LIFT_TABLE,
+    "threshold_metrics": THRESHOLD_METRICS,
 }
 #: case name -> (metric, options of sqlauc.sql).
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
