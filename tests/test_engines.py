@@ -8,6 +8,7 @@ test creates, and compares with the independent references: the brute-force pair
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import re
@@ -1019,3 +1020,55 @@ def test_bytes_labels_are_refused_alike(backend):
             "label column 'label' holds ['a', 'b'] and no pos_label was given")):  # fmt: skip
         sqlauc.auc(backend.con, table)
     assert sqlauc.auc(backend.con, table, pos_label="b") == 0.75
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_keys_without_equality_are_grouped_as_text(backend):
+    """PostgreSQL json, point and xml columns have no equality operator ("could not identify
+    an equality operator for type json"): as by= and group= keys they are grouped as their
+    text, and the keys come back as that text."""
+    name = f"sqlauc_keys_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect="postgres")
+    backend.execute(f"CREATE TABLE {table} (label INT, score FLOAT8, j JSON, p POINT, x XML)")
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, '{{\"a\":1}}', '(1,2)', '<a/>'), "
+        "(0, 0.1, '{\"a\":1}', '(1,2)', '<a/>'), (1, 0.4, '{\"a\":2}', '(3,4)', '<b/>'), "
+        "(0, 0.6, '{\"a\":2}', '(3,4)', '<b/>'), (1, 0.7, '{\"a\":1}', '(1,2)', '<a/>')"
+    )
+    reference = backend.reference(name)
+    for key, values in (("j", ['{"a":1}', '{"a":2}']), ("p", ["(1,2)", "(3,4)"]),
+                        ("x", ["<a/>", "<b/>"])):  # fmt: skip
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert got[key].tolist() == values and got["auc"].tolist() == [1.0, 0.0], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert groups[key].tolist() == values and groups["auc"].tolist() == [1.0, 0.0], key
+        assert sqlauc.gauc(backend.con, reference, group=key).gauc == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("backend", ["duckdb", "postgres"], indirect=True)
+def test_infinite_dates_come_back_as_the_extreme_keys(backend):
+    """'infinity'/'-infinity' DATE and TIMESTAMP keys (DuckDB and PostgreSQL hold them) come
+    back as 9999-12-31 / 0001-01-01 on both (psycopg raised "date too large" while reading
+    them), in evaluate and group_auc (gauc worked)."""
+    name = f"sqlauc_inf_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect=backend.dialect)
+    backend.execute(f"CREATE TABLE {table} (label INT, score DOUBLE PRECISION, d DATE, "
+                    "t TIMESTAMP)")  # fmt: skip
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, 'infinity', 'infinity'), "
+        "(0, 0.1, 'infinity', 'infinity'), (1, 0.4, '-infinity', '-infinity'), "
+        "(0, 0.6, '-infinity', '-infinity'), (1, 0.7, '2024-06-01', '2024-06-01 10:00'), "
+        "(0, 0.2, '2024-06-01', '2024-06-01 10:00')"
+    )
+    reference = backend.reference(name)
+    days = [datetime.date.min, datetime.date(2024, 6, 1), datetime.date.max]
+    times = [datetime.datetime.min, datetime.datetime(2024, 6, 1, 10), datetime.datetime.max]
+    for key, want in (("d", days), ("t", times)):
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert [pd.Timestamp(v).to_pydatetime() for v in got[key]] == [
+            pd.Timestamp(v).to_pydatetime() for v in want
+        ], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert len(groups) == 3 and groups["auc"].tolist() == [0.0, 1.0, 1.0], key
