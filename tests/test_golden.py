@@ -5,7 +5,7 @@ sqlauc renders every metric for 15 dialects. Six are executed by ``tests/test_en
 Snowflake, Trino, Presto, Redshift, T-SQL, Oracle, Databricks, Hive — are covered here:
 
 1. **Golden files** ``tests/golden/<case>/<dialect>.sql``, one per case of
-   ``tests/golden/regenerate.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
+   ``tests/golden/cases.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
    renders now. After an intended change of the SQL, regenerate them and review the diff::
 
        python tests/golden/regenerate.py
@@ -45,10 +45,8 @@ import structure
 from backends import DEFAULT_METHOD
 from datagen import make_data
 from golden import regenerate
-from golden.regenerate import (
+from golden.cases import (
     CASES,
-    EXECUTED_DIALECTS,
-    GOLDEN_DIALECTS,
     GROUP,
     GROUP_WEIGHT,
     LABEL,
@@ -57,6 +55,7 @@ from golden.regenerate import (
     TABLE,
     WEIGHT,
 )
+from golden.regenerate import EXECUTED_DIALECTS, GOLDEN_DIALECTS
 from reference import (
     FLOAT64_EPS,
     binned_certified_bounds,

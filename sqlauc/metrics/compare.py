@@ -88,7 +88,6 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col", "sample_w")}
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
@@ -105,14 +104,6 @@ SPEC = MetricSpec(
     params=compare_params,
     sampled=False,
     cli_columns=(),
-    examples={
-        "compare_by_day": {**_BASE, "by": ("user_id",), "level": 0.9},
-        "compare_weighted": {
-            "label": "clicked",
-            "scores": ("Score", "gw_col"),
-            "weight": "sample_w",
-        },
-    },
 )
 
 

@@ -324,7 +324,6 @@ def warn_rows(count: int, total: int, what: str) -> None:
         checks.warn(f"{count} of {total} (slice, model) rows {what}", UndefinedMetricWarning)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
@@ -359,52 +358,6 @@ SPEC = MetricSpec(
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
-    examples={
-        "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
-        "evaluate_rows_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95, "method": "rows"},
-        "evaluate_one_score_weighted_pauc": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "ci": 0.9,
-            "max_fpr": 0.1,
-        },
-        "evaluate_binned_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "method": "binned",
-            "bins": 1000,
-        },
-        "evaluate_metrics_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "metrics": ("log_loss", "ne", "calibration", "average_precision"),
-        },
-        "evaluate_gauc_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "group": "gw_col",
-            "group_weight": "clicks",
-            "ci": None,
-            "metrics": ("gauc", "average_precision"),
-        },
-        "evaluate_ks_ece_weighted_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "weight": "sample_w",
-            "ci": None,
-            "metrics": ("ks", "ece"),
-        },
-        "evaluate_weighted_log_loss_eps": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "metrics": ("log_loss",),
-            "eps": 1e-12,
-        },
-    },
 )
 
 

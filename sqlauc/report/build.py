@@ -80,7 +80,6 @@ class Review:
     metrics: tuple[str, ...]
     summary: pd.DataFrame
     comparison: pd.DataFrame | None = None
-    gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
     calibration: dict[str, pd.DataFrame] = field(default_factory=dict)
