@@ -53,6 +53,8 @@ INPUT_COLUMNS = frozenset(
 )
 #: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
 SLICE_PREFIX = "by_"
+#: The cluster columns of a clustered metric's input (evaluate's ``cluster``): ``cl_1``, ...
+CLUSTER_PREFIX = "cl_"
 #: The first stage of every formulation (identical rows counted once); an overlay may add
 #: columns to it (a ``counted`` step of its own) that its ``per_key`` step sums up.
 COUNTED = "counted"
@@ -102,6 +104,10 @@ class Formulation:
     estimate : bool
         Whether the formulation estimates the metric instead of computing it exactly (the
         binned AUC, with its certified bounds); the others all give the same number.
+    cluster_steps : tuple of str
+        With cluster keys (:attr:`Composition.cluster_keys`): the steps, beside ``counted``,
+        that are keyed by the clusters too (their GROUP BY and projection; not their
+        windows): the clustered formulations' per-cluster sums.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -127,6 +133,7 @@ class Formulation:
     weighted: bool = True
     uses_negative: bool = False
     estimate: bool = False
+    cluster_steps: tuple[str, ...] = ()
     overlays_apart: bool = False
 
 
@@ -145,6 +152,9 @@ class Composition:
     #: The keys added to every stage (``grouped`` adds ``grp``; evaluate adds its slice
     #: columns and ``model``), outermost first.
     keys: tuple[str, ...] = ()
+    #: The cluster columns (``cl_1 ..``) keying ``counted`` and the formulation's
+    #: :attr:`Formulation.cluster_steps` (evaluate's and compare's ``cluster=``).
+    cluster_keys: tuple[str, ...] = ()
 
     def all_keys(self) -> tuple[str, ...]:
         """The keys added to every stage, outermost first."""
@@ -423,7 +433,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
             late.append(exp.CTE(this=stage, alias=exp.TableAlias(this=exp.to_identifier(relation))))
             continue
         if relation == COUNTED:
-            for key in reversed(formulation.counted_keys):
+            for key in reversed((*formulation.counted_keys, *composition.cluster_keys)):
                 add_key(stage, key)
             extra = [p for counted, *_ in overlays.values() for p in counted]
             stage.set("expressions", [*stage.expressions, *extra])
@@ -446,6 +456,11 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         for select in [*keyed, *(c.this for c in own), core]:
             for inner in list(select.find_all(exp.Select)):
                 add_key(inner, key)
+    if composition.cluster_keys:
+        for name in formulation.cluster_steps:
+            step = _step(ctes, core, name)
+            for key in reversed(composition.cluster_keys):
+                add_key(step, key)
     when = exp.condition(composition.final_when) if composition.final_when else None
     for _, per_key, totals, final in overlays.values():
         if formulation.per_key is not None and formulation.per_key not in relations:
@@ -730,7 +745,12 @@ def compose(composition: Composition, params: Mapping[str, Param]) -> exp.Select
 @functools.cache
 def _needed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> frozenset[str]:
     names = {c.name for c in _composed(composition, params).find_all(exp.Column)}
-    slices = {n for n in names if n.startswith(SLICE_PREFIX) and n[len(SLICE_PREFIX) :].isdigit()}
+    slices = {
+        n
+        for n in names
+        for prefix in (SLICE_PREFIX, CLUSTER_PREFIX)
+        if n.startswith(prefix) and n[len(prefix) :].isdigit()
+    }
     return frozenset((names & INPUT_COLUMNS) | slices)
 
 

@@ -140,13 +140,22 @@ def column_options(parser: argparse.ArgumentParser, *, offline: bool) -> None:
 
 
 def slice_options(parser: argparse.ArgumentParser) -> None:
-    """``--by``: the slice columns of evaluate and compare (repeatable)."""
+    """``--by``: the slice columns of evaluate and compare, ``--cluster``: their cluster
+    columns (both repeatable)."""
     parser.add_argument(
         "--by",
         action="append",
         metavar="COLUMN",
         help="a slice column: one output row per slice and model; repeat it to slice by "
         "several columns",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="append",
+        metavar="COLUMN",
+        help="a column whose rows are not independent (a user id): the interval (and the "
+        "paired test) from the clustered variance of Obuchowski (1997), with the columns "
+        "clusters and design_effect; repeat it for a key of several columns",
     )
 
 

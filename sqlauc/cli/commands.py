@@ -56,11 +56,13 @@ EPILOGS = {
     "precision 1) with threshold=inf (null in JSON), as scikit-learn's.",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
     "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
-    "negatives, n_rows: sqlauc.evaluate's frame, one row per slice and model, from one query. "
+    "negatives, n_rows (then clusters, design_effect with --cluster): sqlauc.evaluate's "
+    "frame, one row per slice and model, from one query. "
     "With --method binned: auc, auc_low_bound, auc_high_bound, nonmonotone_bins instead of "
     "the interval.",
     "compare": "output columns: the --by columns, baseline, model, auc_baseline, auc, diff, "
-    "diff_low, diff_high, z, p_value: sqlauc.compare's frame (the paired DeLong test of each "
+    "diff_low, diff_high, z, p_value (then clusters, design_effect with --cluster): "
+    "sqlauc.compare's frame (the paired DeLong test of each "
     "model against the first --score), one row per slice and model, from one query.",
 }
 
@@ -153,6 +155,7 @@ def _table_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "label": args.label,
         "by": args.by,
+        "cluster": args.cluster,
         "weight": args.weight,
         "where": args.where,
         **pos_label_option(args),

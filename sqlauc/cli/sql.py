@@ -122,6 +122,7 @@ def run_sql(args: argparse.Namespace) -> None:
         label=args.label,
         **models,
         by=args.by,
+        cluster=args.cluster,
         **interval,
         max_fpr=args.max_fpr,
         level=args.level,
