@@ -25,6 +25,7 @@ from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.roc_curve import roc_curve
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
+from sqlauc.report import report
 from sqlauc.results import AUCResult, CurveResult, Diagnostics, GAUCResult, GroupAUCResult
 from sqlauc.sources import Query
 from sqlauc.sqltext import sql
@@ -60,6 +61,7 @@ __all__ = [
     "plot_roc",
     "precision_recall_curve",
     "ref",
+    "report",
     "roc_curve",
     "source",
     "sql",

@@ -22,7 +22,7 @@ from sqlauc.options import DEFAULT_POS_LABEL
 from sqlauc.results import Diagnostics
 
 if TYPE_CHECKING:
-    from sqlauc.pipeline import Plan
+    from sqlauc.records import Plan
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 #: With 0/1, -1/1 or boolean labels a missing class is the one-class case, not an error.
@@ -128,11 +128,14 @@ def check(
     *,
     what: str,
     nonfinite: dict[str, int] | None = None,
+    per_model: dict[str, dict[str, int]] | None = None,
 ) -> bool:
     """Raise for unusable data, warn for exclusions; return False when one class is present.
 
     ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...); ``nonfinite``
-    (several score columns) the NaN or infinite values per score column.
+    (several score columns) the NaN or infinite values per score column; ``per_model``
+    (evaluate's several score columns) the rows each model read and excluded, which the
+    warning counts per model.
     """
     options = plan.options
     roles = plan.roles
@@ -230,7 +233,9 @@ def check(
             f"{source} has {diag.n_rows} row(s){filtered} but none is usable: every row has a "
             f"NULL label{nulls}"
         )
-    if diag.n_excluded:
+    if per_model:
+        _warn_excluded_per_model(per_model, grouped=roles.group is not None)
+    elif diag.n_excluded:
         several = " in at least one score column" if len(roles.scores) > 1 else ""
         parts = [f"{diag.n_null_label} with a NULL label",
                  f"{diag.n_null_score} a NULL score{several}"]  # fmt: skip
@@ -241,3 +246,25 @@ def check(
             ExcludedRowsWarning,
         )
     return diag.positives > 0 and diag.negatives > 0
+
+
+def _warn_excluded_per_model(per_model: dict[str, dict[str, int]], *, grouped: bool) -> None:
+    """One ExcludedRowsWarning counting each model's own excluded rows (evaluate: a model
+    uses the rows where its score is not NULL): "model 'b': excluded 300 of 900 rows (...)";
+    the models that used every row are named last."""
+    said, whole = [], []
+    for name, n in per_model.items():
+        if not n["n_excluded"]:
+            whole.append(repr(name))
+            continue
+        parts = [f"{n['n_null_label']} with a NULL label", f"{n['n_null_score']} a NULL score"]
+        if grouped:
+            parts.append(f"{n['n_null_group']} a NULL group")
+        said.append(f"model {name!r}: excluded {n['n_excluded']} of {n['n_rows']} rows "
+                    f"({', '.join(parts)})")  # fmt: skip
+    if not said:
+        return
+    if whole:
+        rows = next(iter(per_model.values()))["n_rows"]
+        said.append(f"model(s) {', '.join(whole)} used all {rows} rows")
+    warn("; ".join(said), ExcludedRowsWarning)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlauc import dialects, metrics, pipeline
+from sqlauc import dialects, metrics, pipeline, records
 from sqlauc.engines import Engine, open_engine
+from sqlauc.errors import invalid
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import Options, invalid, plain_scalar, validate
+from sqlauc.options import Options, plain_scalar, validate
 from sqlauc.sources import Source, resolve
 
 Table = Any  # a table name (str or tuple of parts), a Query, a path, or a DataFrame
@@ -67,7 +68,7 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
 def run_metric(
     spec: MetricSpec, con: Any, table: Table, dialect: str | None, given: dict[str, Any],
     *, function: str | None = None,
-) -> pipeline.Evaluated:  # fmt: skip
+) -> records.Evaluated:  # fmt: skip
     """Validate, open the engine, plan and run metric ``spec``; diagnostics raise or warn."""
     function = function or spec.name
     options = options_for(spec, function, given)

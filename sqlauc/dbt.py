@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sqlauc.dialects import Dialect
-from sqlauc.errors import SqlaucError, UnsafeInputError
-from sqlauc.options import invalid
+from sqlauc.errors import SqlaucError, UnsafeInputError, invalid
 
 #: A dbt name sqlauc writes into Jinja: an ASCII identifier.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

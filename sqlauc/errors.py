@@ -6,6 +6,8 @@ working for callers that treat bad input generically; the subclasses say what we
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SqlaucError(ValueError):
     """Base class of every error raised by sqlauc."""
@@ -41,3 +43,16 @@ class UndefinedMetricWarning(UserWarning):
 
 class ExcludedRowsWarning(UserWarning):
     """Rows with a NULL label, score or group were excluded from the metric (and counted)."""
+
+
+def invalid(
+    parameter: str, function: str, must: str, value: Any, *, shown: str | None = None
+) -> InvalidParameterError:
+    """The one error shape: ``The 'x' parameter of f() must be ...; got ... instead.``
+
+    ``shown`` replaces the value's repr (a connection object is shown by its type).
+    """
+    got = repr(value) if shown is None else shown
+    return InvalidParameterError(
+        f"The {parameter!r} parameter of {function}() must be {must}; got {got} instead."
+    )

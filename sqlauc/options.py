@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from pathlib import PurePath
 from typing import Any
 
-from sqlauc.errors import InvalidParameterError
+from sqlauc.errors import invalid
 from sqlauc.inputs import PosLabel
 
 METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
@@ -216,19 +216,6 @@ CONSTRAINTS: dict[str, Constraint] = {
         _table,
     ),
 }
-
-
-def invalid(
-    parameter: str, function: str, must: str, value: Any, *, shown: str | None = None
-) -> InvalidParameterError:
-    """The one error shape: ``The 'x' parameter of f() must be ...; got ... instead.``
-
-    ``shown`` replaces the value's repr (a connection object is shown by its type).
-    """
-    got = repr(value) if shown is None else shown
-    return InvalidParameterError(
-        f"The {parameter!r} parameter of {function}() must be {must}; got {got} instead."
-    )
 
 
 def validate(function: str, values: Mapping[str, Any], *, required: Iterable[str] = ()) -> None:

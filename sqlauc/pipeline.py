@@ -16,96 +16,24 @@ from __future__ import annotations
 import difflib
 import math
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, filters, frames, inputs, sampling, sources
+from sqlauc import checks, compose, filters, inputs, sampling, sources
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_class, type_kind
 from sqlauc.dialects.typenames import UNNAMED, is_enum, is_null_type
 from sqlauc.engines.base import Engine
-from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError
+from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError, invalid
 from sqlauc.identifiers import resolve_column
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import GROUP_WEIGHTS, Options, invalid
+from sqlauc.options import GROUP_WEIGHTS, Options
+from sqlauc.records import Bound, Evaluated, Plan
 from sqlauc.results import Diagnostics
 from sqlauc.sources import Source
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A call bound to its relation: the exact names, their kinds, the filter and label."""
-
-    source: Source
-    dialect: Dialect
-    roles: inputs.Roles
-    label_kind: str
-    positive: exp.Expr  # the literal a positive label equals
-    where: exp.Expr | None  # the whitelisted filter
-    columns: list[str] | None  # None without an engine (names quoted as given)
-
-
-@dataclass
-class Plan:
-    """One metric call, resolved: the SQL to run and what is needed to read its answer."""
-
-    spec: MetricSpec
-    options: Options
-    bound: Bound
-    method: str
-    negative: exp.Expr | None  # the negative label's literal, when known in advance
-    tree: exp.Select
-    sql: str
-    output_columns: list[str]
-
-    # what checks.py reads
-    @property
-    def source(self) -> Source:
-        return self.bound.source
-
-    @property
-    def roles(self) -> inputs.Roles:
-        return self.bound.roles
-
-    @property
-    def label_kind(self) -> str:
-        return self.bound.label_kind
-
-    @property
-    def positive(self) -> exp.Expr:
-        return self.bound.positive
-
-    @property
-    def dialect(self) -> Dialect:
-        return self.bound.dialect
-
-    def time_zone(self, column: str) -> str | None:
-        """The time zone of the frame source's timezone-aware datetime ``column``
-        (:func:`sqlauc.frames.time_zone`): the zone its values are shown in; None for a
-        table, file or query source, whose values the engine's session shows."""
-        source = self.bound.source
-        return frames.time_zone(source.frame, column) if source.kind == "frame" else None
-
-    def input_relation(self, needed: set[str]) -> exp.Select:
-        """Rebuild ``sqlauc_input`` with other columns (the label-listing query)."""
-        b = self.bound
-        return inputs.build(
-            b.source.relation, b.roles, b.positive, b.where, needed, b.dialect, self.negative
-        )
-
-
-@dataclass
-class Evaluated:
-    """A plan run: its rows (dicts by output column) or frame, and the diagnostics."""
-
-    plan: Plan
-    rows: list[dict[str, Any]]
-    frame: pd.DataFrame | None
-    diagnostics: Diagnostics
-    defined: bool
 
 
 def _roles(
@@ -571,6 +499,20 @@ def nonfinite_by_column(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, in
     return {name: n for name, n in counts.items() if n}
 
 
+def excluded_by_model(plan_: Plan, rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """evaluate's rows read and excluded per score column (each model uses its own rows):
+    ``n_rows``, ``n_excluded``, ``n_null_label``, ``n_null_score`` (``n_null_group``) summed
+    over the model's (slice, model) rows; {} for compare, whose pairs share the baseline."""
+    if plan_.spec.name == "compare" or len(plan_.roles.scores) < 2:
+        return {}
+    keys = ("n_rows", "n_excluded", "n_null_label", "n_null_score", "n_null_group")
+    counts = {name: dict.fromkeys(keys, 0) for name in inputs.model_labels(plan_.roles)}
+    for row in rows:
+        for key in keys:
+            counts[row["model"]][key] += int(row.get(key) or 0)
+    return counts
+
+
 def unordered(plan_: Plan) -> tuple[str, tuple[int, ...]]:
     """The plan's query without its final ORDER BY, and the positions of the output columns
     it sorted by (ascending), for an engine that sorts a frame's rows itself
@@ -619,7 +561,8 @@ def run(plan_: Plan, engine: Engine) -> Evaluated:
         diag_row = _diagnostics_row(plan_, rows)
     diagnostics = Diagnostics.from_row(diag_row)
     nonfinite = nonfinite_by_column(plan_, rows) if plan_.roles.scores else None
-    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite)
+    defined = checks.check(diagnostics, plan_, engine, what=plan_.spec.what, nonfinite=nonfinite,
+                           per_model=excluded_by_model(plan_, rows))  # fmt: skip
     return Evaluated(plan_, rows, frame, diagnostics, defined)
 
 

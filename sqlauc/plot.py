@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from sqlauc.curves import average_precision_from_curve
-from sqlauc.options import invalid
+from sqlauc.errors import invalid
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -10,13 +10,13 @@ from sqlauc import metrics as registry
 from sqlauc.compute import Table, check_method, options_for, source_on
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import open_engine
-from sqlauc.errors import InvalidParameterError
+from sqlauc.errors import InvalidParameterError, invalid
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
 from sqlauc.metrics.compare import check_scores
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.metrics.roc_curve import RocMethod
-from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, Options, PosLabel, invalid, validate
+from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, Options, PosLabel, validate
 from sqlauc.sources import Query, Source, resolve
 
 

@@ -225,6 +225,18 @@ def test_evaluate_no_ci_leaves_the_interval_out(workdir):
     assert rows == frame_as_json(frame)
 
 
+def test_evaluate_fractional_weights_without_ci_warn_and_leave_the_interval_empty(workdir):
+    """Non-integer weights without --ci: the AUCs, empty interval columns and one warning
+    (sampling weights); with --ci the DataError (exit 1, in ERRORS)."""
+    result = run("evaluate", "eval.parquet", *score_args(), "--weight", "wf", "--format",
+                 "json", cwd=workdir)  # fmt: skip
+    rows = as_json(ok(result))
+    assert result.stderr.count("non-integer weights") == 1, result.stderr
+    assert all(row["auc_se"] is None and row["auc_low"] is None for row in rows)
+    frame = sqlauc.evaluate(None, workdir / "eval.parquet", scores=SCORES, weight="wf", ci=None)
+    assert [row["auc"] for row in rows] == frame["auc"].tolist()
+
+
 def test_evaluate_through_db_urls_equals_the_file(workdir):
     """SQLite (SQLAlchemy) and a DuckDB file: the same rows as DuckDB on the Parquet file."""
     expected = frame_as_json(
@@ -370,7 +382,8 @@ ERRORS = [
     (["evaluate", "eval.parquet", "--score", "a", "--max-fpr", "0"], 2, "'max_fpr' parameter"),
     (["evaluate", "eval.parquet", "--score", "a", "--by", "nope"], 1, "'nope' not found"),
     (["evaluate", "eval.parquet", "--score", "a", "--by", "auc"], 2, "'by' parameter"),
-    (["evaluate", "eval.parquet", "--score", "a", "--weight", "wf"], 2, "non-integer weights"),
+    (["evaluate", "eval.parquet", "--score", "a", "--weight", "wf", "--ci", "0.95"], 1,
+     "non-integer weights"),
     (["evaluate", "eval.parquet", "--score", "nope"], 1, "'nope' not found"),
     (["evaluate", "eval.parquet", "--score", "a", "--plot", "x.gif"], 2, "must end in .png"),
     (["evaluate", "eval.parquet", "--score", "a", "--where", "1=1; DROP TABLE t"], 2,

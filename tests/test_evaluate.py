@@ -130,8 +130,8 @@ def test_ci_none_and_columns():
 def test_fractional_weights_refuse_ci():
     frame = frame_for(9, True)
     frame = frame[frame["day"] < 4].assign(weight=lambda f: f["weight"] + 0.5)
-    with pytest.raises(InvalidParameterError, match="frequency weights"):
-        sqlauc.evaluate(None, frame, scores=SCORES, weight="weight")
+    with pytest.raises(sqlauc.DataError, match="frequency weights"):
+        sqlauc.evaluate(None, frame, scores=SCORES, weight="weight", ci=0.9)
     got = sqlauc.evaluate(None, frame, scores=SCORES, weight="weight", ci=None)
     y = frame["label"].to_numpy() == 1
     rows = frame["score_1"].notna()
@@ -182,8 +182,8 @@ def test_sql_is_the_query_evaluate_runs(con):
 
 
 def test_excluded_rows_are_rows_of_the_table(backend):
-    """The warning counts rows of the table (not K (row, model) pairs): a row is excluded when
-    its label is NULL or any of its scores is NULL; each model still uses its own rows."""
+    """The warning counts rows of the table (not K (row, model) pairs) per model: each model
+    uses its own rows, those with a label and its score."""
     frame = pd.DataFrame(
         {
             "label": [1, 0, 1, 0, None, 1, 0, 1, 0, 0],
@@ -193,10 +193,21 @@ def test_excluded_rows_are_rows_of_the_table(backend):
         }
     ).astype({"label": "Int64"})
     table = backend.create(frame)
-    # rows 4 (NULL label), 5 (a, b), 2 (b), 9 (a): 4 of 10; NULL scores in 4 rows (2, 4, 5, 9)
-    message = r"excluded 4 of 10 rows \(1 with a NULL label, 4 a NULL score in at least one"
+    # per model: row 4 (NULL label) for all; a: rows 5, 9; b: rows 2, 5; c: row 4 only
+    message = (
+        r"model 'a': excluded 3 of 10 rows \(1 with a NULL label, 2 a NULL score\); "
+        r"model 'b': excluded 3 of 10 rows \(1 with a NULL label, 2 a NULL score\); "
+        r"model 'c': excluded 1 of 10 rows \(1 with a NULL label, 1 a NULL score\)$"
+    )
     with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
         got = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], ci=None)
+    # a model that used every row is said to have, not counted in a total
+    message = (
+        r"^model 'a': excluded 2 of 9 rows \(0 with a NULL label, 2 a NULL score\); "
+        r"model\(s\) 'c' used all 9 rows$"
+    )
+    with pytest.warns(sqlauc.ExcludedRowsWarning, match=message):
+        sqlauc.evaluate(backend.con, table, scores=["a", "c"], ci=None, where="label IS NOT NULL")
     for row in got.itertuples(index=False):
         keep = frame["label"].notna() & frame[row.model].notna()
         y = frame["label"][keep].astype(int).to_numpy() == 1
@@ -554,8 +565,11 @@ def test_common_score_type(dialect, types, cast):
 
 
 def test_fractional_weights_error_counts_rows_of_the_table(backend):
-    """The refusal counts rows of the table holding a non-integer weight, not (row, model)
-    pairs: 10 such rows with three models (one of them NULL on some of those rows) is 10."""
+    """Non-integer (sampling) weights with an interval: an explicit ``ci=`` and compare are the
+    same DataError; evaluate's default ``ci`` (not asked for) gives the AUCs with NaN interval
+    columns and one warning saying why. The count is of rows of the table holding a
+    non-integer weight, not (row, model) pairs: 10 such rows with three models (one of them
+    NULL on some of those rows) is 10."""
     rng = np.random.default_rng(23)
     n = 40
     frame = pd.DataFrame(
@@ -569,8 +583,17 @@ def test_fractional_weights_error_counts_rows_of_the_table(backend):
     )
     table = backend.create(frame)
     fractional = int((frame["w"] % 1 != 0).sum())
-    with pytest.raises(InvalidParameterError, match=rf"non-integer weights \({fractional} row"):
-        sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w")
+    with pytest.raises(sqlauc.DataError, match=rf"non-integer weights \({fractional} row"):
+        sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w", ci=0.95)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w")
+    said = [str(w.message) for w in caught if "non-integer weights" in str(w.message)]
+    assert len(said) == 1 and f"({fractional} row(s))" in said[0]
+    assert "sampling weights" in said[0] and "Integer weights" in said[0]
+    assert got[["auc_se", "auc_low", "auc_high"]].isna().all().all()
+    want = sqlauc.evaluate(backend.con, table, scores=["a", "b", "c"], weight="w", ci=None)
+    assert got["auc"].tolist() == want["auc"].tolist()
     with pytest.raises(sqlauc.DataError, match=rf"non-integer weights \({fractional} row"):
         sqlauc.compare(backend.con, table, scores=["a", "b", "c"], weight="w")
 

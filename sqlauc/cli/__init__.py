@@ -11,6 +11,7 @@ One module per job, each on sqlauc's public API only:
 ``plots``          ROC/PR and evaluation plot files (``sqlauc[plot]``)
 ``errors``         exit statuses, one-line errors and warnings on stderr
 ``commands``       ``auc``, ``gauc``, ``roc``, ``pr``, ``evaluate``, ``compare``
+``report``         ``report``: a model review in one HTML file (:func:`sqlauc.report`)
 ``sql``            ``sql METRIC``: a metric's query, nothing run
 ``demo``           ``demo``: its dataset and its command
 =================  ===========================================================================

@@ -12,6 +12,8 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
                 [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision ...]
                 [--metric gauc --group user_id] [--method binned --bins N] [--plot auc.png]
     sqlauc compare  SOURCE --score base --score cand [--by day] [--level 0.95]
+    sqlauc report   SOURCE --score a --score b [--by day] [--group user_id]
+                [--cluster user_id] [-o report.html]   (a model review in one HTML file)
     sqlauc sql  METRIC --table schema.table --dialect bigquery ... [--output FILE]
                 (METRIC evaluate or compare: --score a --score b [--by day] ..., one query)
     sqlauc sql  METRIC --dbt-ref MODEL | --dbt-source SOURCE.TABLE ...   (a dbt model's SQL)
@@ -43,6 +45,7 @@ from sqlauc.cli.arguments import Parser, source_parent
 from sqlauc.cli.commands import add_auc, add_compare, add_curves, add_evaluate, add_gauc
 from sqlauc.cli.demo import add_demo
 from sqlauc.cli.errors import EXIT_OK, exit_status
+from sqlauc.cli.report import add_report
 from sqlauc.cli.sql import add_sql
 
 
@@ -66,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_gauc(commands, parent)
     add_evaluate(commands, parent)
     add_compare(commands, parent)
+    add_report(commands, parent)
     add_sql(commands)
     add_demo(commands)
     return parser

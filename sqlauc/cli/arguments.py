@@ -178,7 +178,7 @@ def interval_options(parser: argparse.ArgumentParser) -> None:
     interval.add_argument(
         "--no-ci",
         action="store_true",
-        help="no interval (auc_se, auc_low, auc_high left out; needed with non-integer weights)",
+        help="no interval (auc_se, auc_low, auc_high left out; empty with non-integer weights)",
     )
     parser.add_argument(
         "--max-fpr",

@@ -167,8 +167,11 @@ def run_evaluate(args: argparse.Namespace) -> None:
     if args.plot is not None:
         require_plotting()
     level = interval_level(args)
+    # evaluate's own default when neither --ci nor --no-ci is given (no interval, with a
+    # warning, for non-integer weights; none with --method binned)
+    asked: dict[str, Any] = {"ci": level} if args.ci is not None or args.no_ci else {}
     with open_target(args) as target, relay_warnings():
-        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), ci=level,
+        frame = sqlauc.evaluate(target.con, target.table, scores=scores(args), **asked,
                                 max_fpr=args.max_fpr, method=args.method, bins=args.bins,
                                 metrics=args.metrics, eps=args.eps, group=args.group,
                                 group_weight=args.group_weight,

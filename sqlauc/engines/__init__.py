@@ -27,8 +27,7 @@ from contextlib import contextmanager
 from sqlauc import dialects
 from sqlauc.dialects import Dialect
 from sqlauc.engines.base import Engine
-from sqlauc.errors import InvalidParameterError
-from sqlauc.options import invalid
+from sqlauc.errors import InvalidParameterError, invalid
 
 
 def _unsupported(con: object, why: str, function: str) -> InvalidParameterError:

@@ -11,7 +11,7 @@ from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import AUCResult
 
 Method = Literal["auto", "grouped", "rows", "rank", "bucketed", "binned"]

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
-from sqlauc.errors import DataError
+from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
 from sqlauc.metrics.evaluate import (
     CLUSTER_COLUMNS,
@@ -26,8 +26,8 @@ from sqlauc.metrics.evaluate import (
     z_value,
 )
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel, invalid
-from sqlauc.pipeline import Evaluated
+from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
+from sqlauc.records import Evaluated
 from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.

@@ -36,7 +36,7 @@ from sqlauc.options import (
     PosLabel,
     invalid,
 )
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
@@ -215,18 +215,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     options = plan.options
     if plan.method == "binned":
         return binned_shape(evaluated)
-    if options.ci is not None and plan.roles.weight is not None:
-        fractional = fractional_rows(evaluated)
-        if fractional:
-            raise invalid(
-                "ci",
-                "evaluate",
-                f"None when weight column {plan.roles.weight!r} holds non-integer weights "
-                f"({fractional} row(s)): DeLong's interval is defined for frequency weights "
-                "(a weight-k row is k identical rows), and with sampling weights it "
-                "understates the variance; the AUC itself is computed with ci=None",
-                options.ci,
-            )
+    sampling = _sampling_weights(evaluated)
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
     clustered = CLUSTER_COLUMNS if options.cluster else ()
@@ -242,7 +231,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
         frame = frame.drop(columns=list(_CI_COLUMNS))
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
-    if options.ci is not None:
+    if sampling:
+        frame[list(_CI_COLUMNS)] = np.nan
+    elif options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
             checks.warn(
@@ -252,6 +243,29 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 UndefinedMetricWarning,
             )
     return frame
+
+
+def _sampling_weights(evaluated: Evaluated) -> bool:
+    """Whether the interval columns are NaN for non-integer (sampling) weights: with the
+    default ``ci`` (not asked for) one warning says so; an explicit ``ci=`` is a DataError
+    (compare's, for the same condition). DeLong's variance is defined for frequency weights."""
+    plan = evaluated.plan
+    if plan.options.ci is None or plan.roles.weight is None:
+        return False
+    fractional = fractional_rows(evaluated)
+    if not fractional:
+        return False
+    held = (f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
+            "row(s)): DeLong's interval is defined for frequency weights (a weight-k row is k "
+            "identical rows), and with sampling weights it understates the variance")  # fmt: skip
+    if plan.options.ci is not DEFAULT_CI:
+        raise DataError(f"{held}; pass ci=None for the AUCs without an interval")
+    checks.warn(
+        f"{held}: auc_se, auc_low and auc_high are NaN. Integer weights (or no weight=) give "
+        "an interval; ci=None leaves the columns out.",
+        UndefinedMetricWarning,
+    )
+    return True
 
 
 def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
@@ -480,9 +494,10 @@ def evaluate(
         Slice columns: one row per distinct combination (a NULL slice value is a slice).
     ci : float in (0, 1) or None, default 0.95
         The DeLong interval's level; ``None`` leaves ``auc_se``, ``auc_low`` and
-        ``auc_high`` out. With a weight column of non-integer values it is refused
-        (:class:`~sqlauc.InvalidParameterError`): the interval is defined for frequency
-        weights, and sampling weights make it understate the variance. With
+        ``auc_high`` out. With a weight column of non-integer values an explicit level is
+        a :class:`~sqlauc.DataError` (the interval is defined for frequency weights, and
+        sampling weights make it understate the variance); the default (not given) leaves
+        the three columns NaN, with a warning. With
         ``method="binned"`` the default is no interval (its certified bounds replace it);
         an explicit level is refused there.
     max_fpr : float in (0, 1], optional

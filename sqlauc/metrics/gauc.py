@@ -13,7 +13,7 @@ from sqlauc.metrics.auc import RANK_ALIAS, Method
 from sqlauc.metrics.group_auc import GROUP_PARAMETERS, group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, PosLabel
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import GAUCResult
 
 

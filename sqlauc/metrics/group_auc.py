@@ -21,7 +21,7 @@ from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Method
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, GROUP_WEIGHTS, Options, PosLabel
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import GroupAUCResult, slice_values, sort_rows
 
 #: The options of the group metrics.

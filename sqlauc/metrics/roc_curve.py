@@ -15,7 +15,7 @@ from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
-from sqlauc.pipeline import Evaluated
+from sqlauc.records import Evaluated
 from sqlauc.results import CurveResult
 
 #: The columns of :func:`roc_curve`'s frame.
