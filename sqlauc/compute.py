@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlauc import dialects, metrics, pipeline, records
+from sqlauc import dialects, gate, metrics, pipeline, records
 from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import invalid
 from sqlauc.metrics import MetricSpec
-from sqlauc.options import Options, plain_scalar, validate
+from sqlauc.options import validate
 from sqlauc.sources import Source, resolve
 
 Table = Any  # a table name (str or tuple of parts), a Query, a path, or a DataFrame
@@ -36,42 +36,13 @@ def source_on(table: Table, engine: Engine, function: str) -> Source:
     return source
 
 
-def check_method(spec: MetricSpec, function: str, method: Any) -> None:
-    """A ``method`` name the metric does not take is refused with the metric's own methods
-    (``gauc(method="Rows")`` listed every metric's, ``'binned'`` among them, which gauc
-    refuses)."""
-    if method is not None and "method" in spec.parameters:
-        pipeline.refuse_method(spec, function, method)
-
-
-def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Options:
-    """Validate the options ``function`` was given for metric ``spec`` (before any engine)."""
-    unknown = sorted(set(given) - set(spec.parameters))
-    if unknown:
-        raise invalid(
-            unknown[0],
-            function,
-            "one of this function's parameters (" + ", ".join(spec.parameters) + ")",
-            given[unknown[0]],
-        )
-    check_method(spec, function, given.get("method"))
-    validate(function, given, required=spec.required)
-    given = {k: plain_scalar(v) for k, v in given.items()}  # np.float64(0.1) -> 0.1
-    names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
-             for k, v in given.items() if k in ("scores", "by", "cluster", "metrics")}  # fmt: skip
-    for key in ("by", "cluster", "metrics"):
-        if key in names and names[key] is None:
-            names[key] = ()
-    return Options(**(given | names))
-
-
 def run_metric(
     spec: MetricSpec, con: Any, table: Table, dialect: str | None, given: dict[str, Any],
     *, function: str | None = None,
 ) -> records.Evaluated:  # fmt: skip
     """Validate, open the engine, plan and run metric ``spec``; diagnostics raise or warn."""
     function = function or spec.name
-    options = options_for(spec, function, given)
+    options = gate.options_for(spec, function, given)
     record = None if dialect is None else dialects.get(dialect, function=function)
     validate(function, {"table": table})
     with open_engine(con, record, function=function) as engine:

@@ -272,51 +272,6 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
     return Bound(source, dialect, roles, label_kind, positive, where, columns)
 
 
-def refuse_method(spec: MetricSpec, function: str, method: object) -> None:
-    """Refuse a ``method`` name that is not one of the metric's own methods, naming those."""
-    if method not in spec.methods():
-        raise invalid("method", function, "one of " + ", ".join(map(repr, spec.methods())), method)
-
-
-def refuse(spec: MetricSpec, options: Options, dialect: Dialect) -> None:
-    """Refuse a method the metric or the weights cannot run (before any query)."""
-    function, method = spec.name, options.method
-    refuse_method(spec, function, method)
-    variant = spec.variant(options)
-    if variant is not None and method not in ("auto", "grouped"):
-        raise invalid("method", function, f"'auto' or 'grouped' when {variant[1]}= is given",
-                      method)  # fmt: skip
-    for option, owner in spec.method_options.items():
-        value = getattr(options, option)
-        if value is not None and spec.resolve_method(method) != owner:
-            raise invalid(option, function, f"None unless method={owner!r}", value)
-    if method == "auto":
-        return
-    refused = spec.distinct_refused(options)
-    if spec.resolve_method(method) == spec.distinct_method and refused is not None:
-        raise invalid(
-            "method",
-            function,
-            f"'auto' or 'grouped' when {refused}= is given (the {method!r} formulation "
-            f"computes the AUC and its interval only; {refused}= reads the per-score stage of "
-            "the grouped formulation)",
-            method,
-        )
-    formulation = spec.formulations[spec.resolve_method(method)]
-    if options.weight is not None and not formulation.weighted:
-        usable = [
-            m for m in spec.methods()
-            if m == "auto" or spec.formulations[spec.resolve_method(m)].weighted
-        ]  # fmt: skip
-        raise invalid(
-            "method",
-            function,
-            "one of " + ", ".join(map(repr, usable)) + " when weight= is given (the "
-            f"{method!r} formulation counts unweighted rows)",
-            method,
-        )
-
-
 def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sample | None) -> str:
     """The formulation to run (pure; :func:`refuse` has checked ``method``).
 
@@ -407,7 +362,6 @@ def plan(
     dialect: Dialect,
 ) -> Plan:
     """bind -> (sample) -> choose -> render: the SQL one metric call runs."""
-    refuse(spec, options, dialect)
     bound = bind(options, source, engine, dialect)
     sample = None
     variant = spec.variant(options)

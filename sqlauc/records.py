@@ -28,6 +28,10 @@ def _no_params(options: Options) -> dict[str, Param]:
     return {}
 
 
+def _no_checks(options: Options) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """One metric: its formulations, options, template parameters and result.
@@ -62,6 +66,10 @@ class MetricSpec:
         The rows of the result that carry the overlays' columns (the ROC origin).
     params : callable
         Options -> the template's own parameters (beyond ``weighted``/``negative_known``).
+    checks : callable
+        Options -> None: the metric's refusals of option combinations (``eps`` without
+        ``log_loss``), raised by the option gate (:mod:`sqlauc.gate`) before any connection
+        or file is touched.
     dialect_default : bool
         Whether ``method="auto"`` runs the dialect's default formulation where it has one
         (:attr:`sqlauc.dialects.Dialect.default_method`: bucketed AUC on Spark).
@@ -130,6 +138,7 @@ class MetricSpec:
     option_overlays: Callable[[Options], tuple[str, ...]] | None = None
     final_when: str | None = None
     params: Callable[[Options], dict[str, Param]] = _no_params
+    checks: Callable[[Options], None] = _no_checks
     dialect_default: bool = False
     sampled: bool = True
     distinct_method: str = "rows"

@@ -7,10 +7,11 @@ from typing import Any
 
 from sqlauc import dialects, pipeline
 from sqlauc import metrics as registry
-from sqlauc.compute import Table, check_method, options_for, source_on
+from sqlauc.compute import Table, source_on
 from sqlauc.dbt import DbtRelation, not_runnable, placeholder_table, substitute
 from sqlauc.engines import open_engine
 from sqlauc.errors import InvalidParameterError, invalid
+from sqlauc.gate import check_method, options_for
 from sqlauc.identifiers import TableName
 from sqlauc.metrics.auc import Method
 from sqlauc.metrics.compare import check_scores

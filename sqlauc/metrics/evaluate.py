@@ -124,14 +124,21 @@ def z_value(level: float) -> float:
     return NormalDist().inv_cdf(1 - (1 - level) / 2)
 
 
-def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
-    ``:bins`` with method="binned".
-
-    ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` is refused: it would change nothing.
-    """
+def check_options(options: Options) -> None:
+    """evaluate's refusals of option combinations (the option gate runs them before any
+    connection is used): ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` (it would change
+    nothing), ``group`` without ``gauc`` and the reverse, a ``group_weight`` without ``gauc``,
+    and with method="binned" the options that need exact per-score placements."""
     if options.method == "binned":
-        return binned_params(options)
+        for option in ("ci", "max_fpr", "metrics", "eps", "group"):
+            if option == "ci" and options.ci is DEFAULT_CI:
+                continue
+            if getattr(options, option) not in (None, ()):
+                raise invalid(option, "evaluate", "None with method='binned' (the binned query "
+                              "counts rows per score bin, not per score; its bounds are "
+                              "auc_low_bound and auc_high_bound)",
+                              getattr(options, option))  # fmt: skip
+        return
     if options.cluster:
         check_cluster(options, "evaluate")
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
@@ -146,6 +153,13 @@ def evaluate_params(options: Options) -> dict[str, Param]:
     if options.group is None and options.group_weight != "impressions":
         raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
                       "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
+
+
+def evaluate_params(options: Options) -> dict[str, Param]:
+    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
+    ``:bins`` with method="binned" (the options were checked by :func:`check_options`)."""
+    if options.method == "binned":
+        return binned_params(options)
     return {
         **group_params(options),
         "with_ci": options.ci is not None,
@@ -171,13 +185,6 @@ def check_cluster(options: Options, function: str) -> None:
 def binned_params(options: Options) -> dict[str, Param]:
     """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
     per-score placements; the default ``ci``, not given, is no interval there)."""
-    for option in ("ci", "max_fpr", "metrics", "eps", "group"):
-        if option == "ci" and options.ci is DEFAULT_CI:
-            continue
-        if getattr(options, option) not in (None, ()):
-            raise invalid(option, "evaluate", "None with method='binned' (the binned query counts "
-                          "rows per score bin, not per score; its bounds are auc_low_bound "
-                          "and auc_high_bound)", getattr(options, option))  # fmt: skip
     return {"bins": binned_bins(options)}
 
 
@@ -357,6 +364,7 @@ SPEC = MetricSpec(
     option_overlays=metric_overlays,
     keys=slice_keys,
     params=evaluate_params,
+    checks=check_options,
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
