@@ -1,17 +1,16 @@
 -- compare_clustered: compare's paired test per (slice, model) with the clustered variance of
--- Obuchowski (1997) (compare(cluster=...)): one scan of the table, one linear chain of steps.
+-- Obuchowski (1997) (compare(cluster=...)): one scan of the table.
 --
--- Reads counted (counted.sql) keyed by baseline_score and by the cluster columns cl_1 .. cl_C
--- (Composition.cluster_keys; so are combos and cluster_sums), over compare's long input (one
--- row per (row, model after the baseline), the baseline's score beside as baseline_score).
--- combos: one row per distinct (baseline score s1, model score s2, cluster) with its used
--- positives and negatives as BIGINTs pos_c, neg_c (a NULL label or score: 0; frequency
--- weights: a weight-k row is k rows of its cluster, non-integer weights are refused after
--- the query by the check in Python). For j = 1 (baseline) and 2 (model), per combination, as
--- in compare.sql: pos_ge_j, neg_ge_j (a ROWS running sum in the order (s_j DESC, s_other
--- DESC), then its MAX over the tied s_j) and pos_eq_j, neg_eq_j (the weights at s_j), and the
--- integers d_j = 2 neg_ge_j - neg_eq_j (a positive's V10_j = (2 N - d_j) / (2 N)) and
--- b_j = 2 pos_ge_j - pos_eq_j (a negative's V01_j = b_j / (2 P)), as in
+-- Reads placed: one row per used counted row (paired_joined.sql: each row joined to both
+-- models' per-score placements, where the engine computes a CTE read several times once) or
+-- per distinct (baseline score, model score, cluster) combination (paired_combos.sql, a
+-- linear chain, elsewhere), keyed by the cluster columns cl_1 .. cl_C (Composition.
+-- cluster_keys; so is cluster_sums), with its used positives and negatives pos_c, neg_c
+-- (BIGINTs: frequency weights, a weight-k row is k rows of its cluster; non-integer weights
+-- are refused after the query by the check in Python) and the integers row_d1, row_d2
+-- (d_j = 2 neg_ge_j - neg_j of the baseline, j = 1, and the model, j = 2: a positive's
+-- V10_j = (2 N - d_j) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1 (b_j = 2 pos_ge_j -
+-- pos_j: a negative's V01_j = b_j / (2 P)), as in
 -- evaluate_placements.sql. The paired test reads the placement differences (model -
 -- baseline): a positive's V10_2 - V10_1 = -e / (2 N) with e = d_2 - d_1, a negative's
 -- V01_2 - V01_1 = f / (2 P) with f = b_2 - b_1, and diff = auc_2 - auc_1 = -E / (2 P N) with
@@ -32,65 +31,7 @@
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads. The scores are carried through every stage
 -- (SELECT *): MariaDB 10.11 computed wrong PARTITION BY sums without them.
-WITH combos AS (
-    SELECT
-        baseline_score,
-        score,
-        CASE
-            WHEN score IS NULL OR baseline_score IS NULL THEN CAST(0 AS BIGINT)
-            ELSE CAST(SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) AS BIGINT)
-        END AS pos_c,
-        CASE
-            WHEN score IS NULL OR baseline_score IS NULL THEN CAST(0 AS BIGINT)
-            ELSE CAST(SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) AS BIGINT)
-        END AS neg_c
-    FROM counted
-    GROUP BY baseline_score, score
-),
-running AS (
-    SELECT
-        *,
-        SUM(pos_c) OVER (
-            ORDER BY baseline_score DESC, score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_run_1,
-        SUM(neg_c) OVER (
-            ORDER BY baseline_score DESC, score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_run_1,
-        SUM(pos_c) OVER (
-            ORDER BY score DESC, baseline_score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_run_2,
-        SUM(neg_c) OVER (
-            ORDER BY score DESC, baseline_score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_run_2,
-        SUM(pos_c) OVER (PARTITION BY baseline_score) AS pos_eq_1,
-        SUM(neg_c) OVER (PARTITION BY baseline_score) AS neg_eq_1,
-        SUM(pos_c) OVER (PARTITION BY score) AS pos_eq_2,
-        SUM(neg_c) OVER (PARTITION BY score) AS neg_eq_2
-    FROM combos
-),
-peaked AS (
-    SELECT
-        *,
-        MAX(pos_run_1) OVER (PARTITION BY baseline_score) AS pos_ge_1,
-        MAX(neg_run_1) OVER (PARTITION BY baseline_score) AS neg_ge_1,
-        MAX(pos_run_2) OVER (PARTITION BY score) AS pos_ge_2,
-        MAX(neg_run_2) OVER (PARTITION BY score) AS neg_ge_2
-    FROM running
-),
-placed AS (
-    SELECT
-        *,
-        CAST(2 * neg_ge_1 - neg_eq_1 AS BIGINT) AS row_d1,
-        CAST(2 * neg_ge_2 - neg_eq_2 AS BIGINT) AS row_d2,
-        CAST((2 * neg_ge_2 - neg_eq_2) - (2 * neg_ge_1 - neg_eq_1) AS BIGINT) AS row_e,
-        CAST((2 * pos_ge_2 - pos_eq_2) - (2 * pos_ge_1 - pos_eq_1) AS BIGINT) AS row_f
-    FROM peaked
-),
-cluster_sums AS (
+WITH cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,

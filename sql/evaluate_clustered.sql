@@ -36,14 +36,18 @@
 -- single class), auc_low/high = theta -/+ :z auc_se clipped to [0, 1] (delong_interval.sql).
 -- The interval is required (:with_ci = 1: cluster= is refused with ci=None) and there is no
 -- pauc (cluster= is refused with max_fpr= and metrics=).
+-- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
+-- casts, so no cast fails before the diagnostics of the same query name the bad weights.
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
 WITH classed AS (
     SELECT
         *,
-        CASE WHEN label = 1 AND score IS NOT NULL THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+        CASE WHEN label = 1 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
         END AS pos_c,
-        CASE WHEN label = 0 AND score IS NOT NULL THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+        CASE WHEN label = 0 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
         END AS neg_c
     FROM counted
 ),

@@ -108,6 +108,10 @@ class Formulation:
         With cluster keys (:attr:`Composition.cluster_keys`): the steps, beside ``counted``,
         that are keyed by the clusters too (their GROUP BY and projection; not their
         windows): the clustered formulations' per-cluster sums.
+    unshared : Formulation or None
+        The formulation an engine that computes a CTE once per read runs instead
+        (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` unset): compare's join of each row
+        to the per-score placements reads ``counted`` three times, one linear chain there.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -135,6 +139,7 @@ class Formulation:
     estimate: bool = False
     cluster_steps: tuple[str, ...] = ()
     overlays_apart: bool = False
+    unshared: Formulation | None = None
 
 
 @dataclass(frozen=True)
@@ -316,12 +321,19 @@ def per_row(select: exp.Select) -> None:
     select.set("expressions", [p.transform(_row_value, copy=False) for p in select.expressions])
 
 
-def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
+def add_key(select: exp.Select, key: str = GROUP_KEY, *, joined: bool = True) -> None:
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
-    to its GROUP BY (one is added where it aggregates without one), and to its projection,
-    first, unless a ``*`` carries it already."""
-    if select.args.get("joins"):
-        raise NotImplementedError("the grouped variant of a query with joins is not defined")
+    to its GROUP BY (one is added where it aggregates without one), to its joins' USING
+    (both sides carry it: a key of every stage; ``joined=False`` for a key of the FROM
+    relation only, the cluster columns), and to its projection, first, unless a ``*``
+    carries it already (unqualified: a USING column is one column)."""
+    for join in select.args.get("joins") or []:
+        if not joined:
+            continue
+        using = list(join.args.get("using") or [])
+        if not using:
+            raise NotImplementedError("a keyed join needs USING (the keys are joined on)")
+        join.set("using", [exp.to_identifier(key), *using])
     for window in select.find_all(exp.Window):
         if window.find_ancestor(exp.Select) is not select:
             continue
@@ -357,10 +369,14 @@ def _parse_overlay(name: str) -> tuple[Projections, Projections, Projections, Pr
 
 
 def for_engine(composition: Composition, *, shared_ctes: bool) -> Composition:
-    """The composition an engine runs: without :attr:`Formulation.overlays_apart` where a CTE
-    read twice is computed twice (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so
-    the table is read once everywhere."""
+    """The composition an engine runs: its :attr:`Formulation.unshared` formulation, and
+    without :attr:`Formulation.overlays_apart`, where a CTE read twice is computed twice
+    (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so the table is read once
+    everywhere."""
     formulation = composition.formulation
+    if not shared_ctes and formulation.unshared is not None:
+        composition = replace(composition, formulation=formulation.unshared)
+        formulation = composition.formulation
     if shared_ctes or not formulation.overlays_apart:
         return composition
     return replace(composition, formulation=replace(formulation, overlays_apart=False))
@@ -460,7 +476,7 @@ def _body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         for name in formulation.cluster_steps:
             step = _step(ctes, core, name)
             for key in reversed(composition.cluster_keys):
-                add_key(step, key)
+                add_key(step, key, joined=False)
     when = exp.condition(composition.final_when) if composition.final_when else None
     for _, per_key, totals, final in overlays.values():
         if formulation.per_key is not None and formulation.per_key not in relations:
@@ -728,8 +744,15 @@ def _composed(composition: Composition, params: tuple[tuple[str, Param], ...]) -
     fill(main, dict(params))
     folded = fold(main)
     assert isinstance(folded, exp.Select)
+    formulation = composition.formulation
+    # compare's joined formulations: their totals step does not read the per-key stage (the
+    # rows are joined to it), so the overlays' columns move apart before the constant ones
+    # are written where they are read
+    apart_first = formulation.overlays_apart and formulation.unshared is not None
+    if apart_first:
+        _count_apart(folded, composition)
     inline_key_constants(folded)
-    if composition.formulation.overlays_apart:
+    if formulation.overlays_apart and not apart_first:
         _count_apart(folded, composition)
     return folded
 
