@@ -5,6 +5,7 @@ The metrics are computed by SQL that sqlauc generates from one template per metr
 default.
 """
 
+from sqlauc._version import __version__
 from sqlauc.compute import compute
 from sqlauc.curves import average_precision, precision_recall_curve
 from sqlauc.dbt import DbtRelation, ref, source
@@ -23,14 +24,20 @@ from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
+from sqlauc.metrics.ks import ks
 from sqlauc.metrics.roc_curve import roc_curve
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
 from sqlauc.report import report
-from sqlauc.results import AUCResult, CurveResult, Diagnostics, GAUCResult, GroupAUCResult
+from sqlauc.results import (
+    AUCResult,
+    CurveResult,
+    Diagnostics,
+    GAUCResult,
+    GroupAUCResult,
+    KSResult,
+)
 from sqlauc.sources import Query
 from sqlauc.sqltext import sql
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AUCResult",
@@ -42,6 +49,7 @@ __all__ = [
     "GAUCResult",
     "GroupAUCResult",
     "InvalidParameterError",
+    "KSResult",
     "NotFoundError",
     "Query",
     "SqlaucError",
@@ -56,6 +64,7 @@ __all__ = [
     "evaluate",
     "gauc",
     "group_auc",
+    "ks",
     "plot_evaluation",
     "plot_pr",
     "plot_roc",

@@ -954,6 +954,18 @@ def name_slices(tree: exp.Select, names: tuple[str, ...]) -> exp.Select:
     return tree
 
 
+def slice_outputs(tree: exp.Select, count: int) -> list[str]:
+    """The output names of the final SELECT's ``count`` slice columns ``by_1 .. by_S``, in
+    order (the user's names, or ``by``/``by_i`` where those collided: see
+    :func:`sqlauc.pipeline._name_slices`)."""
+    names = {}
+    for projection in tree.expressions:
+        inner = projection.unalias()
+        if isinstance(inner, exp.Column) and inner.name.startswith(SLICE_PREFIX):
+            names[inner.name] = projection.alias_or_name
+    return [names[f"{SLICE_PREFIX}{i + 1}"] for i in range(count)]
+
+
 def name_models(
     tree: exp.Select, names: tuple[str, ...], baseline: str | None = None
 ) -> exp.Select:

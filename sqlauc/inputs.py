@@ -271,6 +271,15 @@ def pos_literal(pos_label: PosLabel, kind: LabelKind, label_name: str) -> exp.Ex
                 f"{label_name!r}; give a number"
             ) from None
         return exp.Literal.number(int(value) if value.is_integer() else value)
+    if kind == "other" and isinstance(pos_label, (bool, float)):
+        # a label of a type that is neither number nor text (DuckDB's BIT): its values are
+        # written as text; True and 1.0 are 1, as in Python (True == 1.0 == 1)
+        if isinstance(pos_label, bool) or pos_label.is_integer():
+            return exp.Literal.string(str(int(pos_label)))
+        raise DataError(
+            f"pos_label={pos_label!r} cannot match the label column {label_name!r} (neither "
+            "a number nor text): give one of its values as text or as an integer"
+        )
     return exp.Literal.string(str(pos_label))
 
 

@@ -25,7 +25,7 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
-EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc")
+EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks")
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
@@ -198,12 +198,12 @@ CONSTRAINTS: dict[str, Constraint] = {
     ),
     "level": Constraint("a confidence level in (0, 1)", lambda v: _fraction(v, closed=False)),
     "metrics": Constraint(
-        "None, or one or a list of distinct names among "
+        "None, or one or a list (empty: none) of distinct names among "
         + ", ".join(repr(m) for m in EVALUATE_METRICS_DONE),
         lambda v: (
             v is None
             or v in EVALUATE_METRICS_DONE
-            or (_names(v, empty=False) and all(m in EVALUATE_METRICS_DONE for m in v))
+            or (_names(v, empty=True) and all(m in EVALUATE_METRICS_DONE for m in v))
         ),
     ),
     "eps": Constraint(

@@ -204,6 +204,33 @@ class GroupAUCResult:
     diagnostics: Diagnostics
 
 
+def key_names(
+    asked: tuple[str, ...] | list[str], taken: Any, parameter: str, *, fold: bool = False
+) -> list[str]:
+    """The output names of key columns (``by=`` slices, a ``group=`` column): the one rule.
+
+    Each key keeps its own name unless that is one of the result's other columns (``taken``:
+    ``model``, ``auc``, ``n_rows``, ...) or an earlier key's; then it is named after its
+    parameter: ``group``, ``by`` (one ``by`` column) or ``by_1``, ``by_2``, ... (its position
+    in ``by=``), with ``_`` appended while that name is taken too. ``fold``: names are
+    compared ignoring case (a query's columns, which several engines match so).
+    """
+
+    def norm(name: str) -> str:
+        return name.casefold() if fold else name
+
+    others = {norm(t) for t in taken}
+    used = others | {norm(a) for a in asked}
+    names: list[str] = []
+    for position, name in enumerate(asked, start=1):
+        if norm(name) in others or norm(name) in {norm(n) for n in names}:
+            name = parameter if len(asked) == 1 else f"{parameter}_{position}"
+            while norm(name) in used or norm(name) in {norm(n) for n in names}:
+                name += "_"
+        names.append(name)
+    return names
+
+
 def slice_values(values: list[Any], time_zone: str | None = None) -> Any:
     """A slice column's values (one per result row) as a DataFrame column keeps them.
 
@@ -274,3 +301,35 @@ def _comparable(value: Any) -> Any:
     if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
         return tuple(_comparable(item) for item in value)
     return value
+
+
+@dataclass(frozen=True)
+class KSResult:
+    """The result of :func:`sqlauc.ks`: the Kolmogorov-Smirnov statistic and where it is
+    reached.
+
+    Attributes
+    ----------
+    statistic : float
+        ``max_t |TPR(t) - FPR(t)|`` over the exact ROC points (NaN with one class).
+    threshold : float
+        The threshold ``t`` (predict positive when ``score >= t``) where the statistic is
+        reached: the highest one when several points reach it (NaN with one class).
+    tpr, fpr : float
+        The true and false positive rates at ``threshold`` (``tpr > fpr``: the positives
+        score higher there).
+    method : str
+        The formulation that ran (``"grouped"`` or ``"rows"``).
+    diagnostics : Diagnostics
+        Rows read, used and excluded, the class totals, from the same query.
+    """
+
+    statistic: float
+    threshold: float
+    tpr: float
+    fpr: float
+    method: str
+    diagnostics: Diagnostics
+
+    def __float__(self) -> float:
+        return self.statistic

@@ -627,3 +627,20 @@ def gauc_paired(frame, *, group, y_pos, baseline, model, weight=None,
     diffs = [b[1] - a[1] for a, b in zip(base, new, strict=True)]
     diff, var = _ratio_variance(diffs, w)
     return g_base, g_new, diff, var, len(w)
+
+
+def ks_reference(y_pos, scores, weights=None) -> tuple[float, float]:
+    """The KS statistic by brute force over every distinct threshold t (``score >= t``):
+    ``max |TPR - FPR|`` with the weighted rates, and the highest threshold reaching it.
+    Returns (statistic, threshold); NaN for one class."""
+    y, s, w = _arrays(y_pos, scores, weights)
+    p, n = w[y].sum(), w[~y].sum()
+    if p == 0 or n == 0:
+        return math.nan, math.nan
+    best, where = -1.0, math.nan
+    for t in sorted(set(s.tolist()), reverse=True):
+        above = s >= t
+        gap = abs(w[y & above].sum() / p - w[~y & above].sum() / n)
+        if gap > best:
+            best, where = gap, t
+    return float(best), float(where)

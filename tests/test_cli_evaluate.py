@@ -381,7 +381,6 @@ ERRORS = [
     (["evaluate", "eval.parquet", "--ci", "0.9", "--no-ci"], 2, "not allowed with argument"),
     (["evaluate", "eval.parquet", "--score", "a", "--max-fpr", "0"], 2, "'max_fpr' parameter"),
     (["evaluate", "eval.parquet", "--score", "a", "--by", "nope"], 1, "'nope' not found"),
-    (["evaluate", "eval.parquet", "--score", "a", "--by", "auc"], 2, "'by' parameter"),
     (["evaluate", "eval.parquet", "--score", "a", "--weight", "wf", "--ci", "0.95"], 1,
      "non-integer weights"),
     (["evaluate", "eval.parquet", "--score", "nope"], 1, "'nope' not found"),

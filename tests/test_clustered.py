@@ -237,8 +237,11 @@ def test_refusals():
     with pytest.raises(InvalidParameterError, match="'cluster'"):
         sqlauc.evaluate(None, frame, scores="s_a", cluster=[])
     frame["w"] = 1.5
-    with pytest.raises(InvalidParameterError, match="non-integer weights"):
-        sqlauc.evaluate(None, frame, scores="s_a", cluster="user", weight="w")
+    with pytest.raises(DataError, match="non-integer weights"):
+        sqlauc.evaluate(None, frame, scores="s_a", cluster="user", weight="w", ci=0.95)
+    with pytest.warns(sqlauc.UndefinedMetricWarning, match="non-integer weights"):
+        got = sqlauc.evaluate(None, frame, scores="s_a", cluster="user", weight="w")
+    assert got[["auc_se", "auc_low", "auc_high", "design_effect"]].isna().all(axis=None)
     with pytest.raises(DataError, match="non-integer weights"):
         sqlauc.compare(None, frame, scores=["s_a", "s_b"], cluster="user", weight="w")
 

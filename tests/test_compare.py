@@ -177,7 +177,7 @@ def test_fractional_weights_are_refused():
 @pytest.mark.parametrize(
     ("option", "value"),
     [("scores", ["a"]), ("scores", ["a", "a"]), ("scores", "a"), ("level", 1.0),
-     ("by", "diff"), ("by", 3)],
+     ("by", 3)],
 )  # fmt: skip
 def test_invalid_options(option, value):
     frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2], "b": [0.3, 0.1], "diff": [1, 2]})

@@ -142,13 +142,38 @@ def test_fractional_weights_refuse_ci():
 @pytest.mark.parametrize(
     ("option", "value"),
     [("scores", []), ("scores", ["a", "a"]), ("scores", 3), ("by", 3), ("ci", 1.0), ("ci", 0),
-     ("max_fpr", 0), ("metrics", ["foo"]), ("by", "auc")],
+     ("max_fpr", 0), ("metrics", ["foo"])],
 )  # fmt: skip
 def test_invalid_options(option, value):
     frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2], "auc": [1, 2]})
     kwargs = {"scores": ["a"], option: value}
     with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter of evaluate\(\)"):
         sqlauc.evaluate(None, frame, **kwargs)
+
+
+def test_slices_named_like_output_columns_are_renamed():
+    """One naming rule (group_auc's): a ``by`` column named like an output column (``model``,
+    ``auc``, ...) is named ``by`` (``by_i`` among several), as group_auc names such a group
+    column ``group``; evaluate and compare alike, the values those of the column."""
+    rng = np.random.default_rng(31)
+    n = 60
+    frame = pd.DataFrame({"label": rng.integers(0, 2, n), "a": rng.random(n),
+                          "b": rng.random(n), "model": rng.integers(0, 2, n),
+                          "auc": rng.integers(5, 7, n)})  # fmt: skip
+    got = sqlauc.evaluate(None, frame, scores=["a", "b"], by="model", ci=None)
+    assert list(got.columns[:2]) == ["by", "model"]
+    for row in got.itertuples(index=False):
+        part = frame[frame["model"] == row.by]
+        assert row.auc == pytest.approx(roc_auc_score(part["label"], part[row.model]), abs=TOL)
+    got = sqlauc.evaluate(None, frame, scores="a", by=["auc", "model"], ci=None)
+    assert list(got.columns[:3]) == ["by_1", "by_2", "model"]
+    pairs = got[["by_1", "by_2"]].drop_duplicates().values.tolist()
+    assert sorted(pairs) == sorted(frame[["auc", "model"]].drop_duplicates().values.tolist())
+    got = sqlauc.compare(None, frame, scores=["a", "b"], by="auc")
+    assert list(got.columns[:3]) == ["by", "baseline", "model"]
+    assert got["by"].tolist() == [5, 6]
+    groups = sqlauc.group_auc(None, frame, score="a", group="auc")
+    assert list(groups.columns[:2]) == ["group", "auc"]
 
 
 @pytest.mark.parametrize("k", [1, 3])

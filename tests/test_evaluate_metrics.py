@@ -301,19 +301,25 @@ def test_one_scan_with_gauc(con):
     assert len(re.findall(r"Table: (memory\.main\.)?input_t", plan)) == 1, plan
 
 
+def test_empty_metrics_mean_no_extra_metric():
+    """``metrics=[]`` (or ``()``) is no extra metric: the frame of ``metrics=None``."""
+    frame = pd.DataFrame({"label": [0, 1, 0, 1, 1], "a": [0.1, 0.2, 0.3, 0.8, 0.4]})
+    want = sqlauc.evaluate(None, frame, scores=["a"])
+    for empty in ([], ()):
+        pd.testing.assert_frame_equal(sqlauc.evaluate(None, frame, scores=["a"], metrics=empty),
+                                      want)  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("metrics", ["foo"]), ("metrics", ["ne", "ne"]), ("metrics", 3),
-     ("metrics", []), ("eps", 0), ("eps", 0.5), ("eps", True), ("eps", 1e-12), ("by", "ne"),
-     ("group", "a"), ("group", None), ("group_weight", "clicks")],
+    [("metrics", ["foo"]), ("metrics", ["ne", "ne"]), ("metrics", 3), ("eps", 0), ("eps", 0.5),
+     ("eps", True), ("eps", 1e-12), ("group", "a"), ("group", None), ("group_weight", "clicks")],
 )  # fmt: skip
 def test_invalid_options(option, value):
     frame = pd.DataFrame({"label": [0, 1], "a": [0.1, 0.2]})
     kwargs = {"scores": ["a"], option: value}
     if option == "eps" and value == 1e-12:
         kwargs["metrics"] = ["calibration"]  # eps without log_loss or ne changes nothing
-    if option == "by":
-        kwargs["metrics"] = "ne"  # a slice column named like an output column
     if option == "group" and value is None:
         kwargs["metrics"] = "gauc"  # gauc needs a group column
     with pytest.raises(InvalidParameterError, match=rf"'{option}' parameter of evaluate\(\)"):

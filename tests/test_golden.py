@@ -67,6 +67,7 @@ from reference import (
     delong_paired,
     delong_variance,
     gauc_reference,
+    ks_reference,
     log_loss_ref,
     normalized_entropy_ref,
     obuchowski_paired,
@@ -488,6 +489,9 @@ TSQL_PLAIN_LOSSY = {
     "gauc_rows_clicks_string_label",
     "evaluate_clustered_by_user",
     "compare_clustered",
+    "ks",
+    "ks_rows_weighted",
+    "ks_weighted_string_label",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "
@@ -621,6 +625,10 @@ def _check_evaluate_metrics(
     for (key, model), (y, s, w) in used.items():
         [r] = [r for r in rows if r["model"] == model and (not by or (
             r[by[0]] is None if pd.isna(key) else r[by[0]] == key))]  # fmt: skip
+        if "ks" in asked:
+            want = ks_reference(y, s, w)[0]
+            got = math.nan if r["ks"] is None else r["ks"]
+            assert got == pytest.approx(want, abs=TOL, rel=0, nan_ok=True), (key, model)
         if "average_precision" in asked:
             want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
             assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
@@ -719,7 +727,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
-    if metric in ("auc", "roc_curve"):
+    if metric in ("auc", "roc_curve", "ks"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
@@ -735,6 +743,10 @@ def test_duckdb_rendering_matches_the_references(events, case):
             assert result[0]["auc"] == pytest.approx((low + high) / 2, abs=TOL)
         elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
+        elif metric == "ks":
+            statistic, threshold = ks_reference(y_pos, s, w)
+            assert result[0]["statistic"] == pytest.approx(statistic, abs=TOL)
+            assert result[0]["threshold"] == threshold
         else:
             curve = brute_roc(y_pos, s, w)
             tp = [r["tp"] for r in result]

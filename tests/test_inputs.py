@@ -490,6 +490,20 @@ def test_boolean_label_with_a_string_pos_label(con):
     assert sqlauc.auc(con, "t", pos_label=0) == 0.5
 
 
+def test_bit_label_with_a_float_or_bool_pos_label(con):
+    """A DuckDB BIT label (neither number nor text): pos_label=1.0 and True are 1, as in
+    Python; a fractional pos_label is a DataError naming the column, never a raw error."""
+    con.execute("CREATE TABLE t AS SELECT (i % 2)::VARCHAR::BIT AS label, i / 10 AS score "
+                "FROM range(10) r(i) ORDER BY i").fetchall()  # fmt: skip
+    want = sqlauc.auc(con, "t", pos_label="1")
+    assert want == 0.6
+    for pos_label in (1, 1.0, True, np.float64(1.0)):
+        assert sqlauc.auc(con, "t", pos_label=pos_label) == want
+    assert sqlauc.auc(con, "t", pos_label=0.0) == 1 - want
+    with pytest.raises(sqlauc.DataError, match=r"pos_label=0.5 cannot match the label column"):
+        sqlauc.auc(con, "t", pos_label=0.5)
+
+
 @pytest.mark.parametrize("role", ["score", "weight"])
 def test_varchar_score_or_weight_is_a_data_error(con, role):
     con.execute("CREATE TABLE t (label INTEGER, score VARCHAR, w VARCHAR, s DOUBLE)").fetchall()

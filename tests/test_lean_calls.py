@@ -126,6 +126,53 @@ def test_an_unfinished_result_of_the_caller_is_refused_and_kept(con, tmp_path, k
     assert sqlauc.auc(con, table, method=method) == 0.75
 
 
+def test_threads_sharing_a_connection_are_told_it_is_in_use(con):
+    """Four threads sharing one DuckDB connection: each call answers right or says the
+    connection is in use by another thread, never blames an execute() the user never made;
+    a call while another thread holds the connection is refused, deterministically."""
+    import threading
+
+    from sqlauc.engines.duckdb_engine import claimed
+
+    rng = np.random.default_rng(30)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 50_000), "score": rng.random(50_000)})
+    load(con, "t", frame)
+    want = roc_auc_score(frame["label"], frame["score"])
+    outcomes: list[object] = []
+
+    def call() -> None:
+        try:
+            outcomes.append(sqlauc.auc(con, "t"))
+        except sqlauc.SqlaucError as err:
+            outcomes.append(str(err))
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for outcome in outcomes:
+        assert isinstance(outcome, float) or "in use by another thread" in outcome, outcome
+        assert not isinstance(outcome, float) or abs(outcome - want) < 1e-12
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with claimed(con):
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    try:
+        with pytest.raises(sqlauc.SqlaucError, match="in use by another thread"):
+            sqlauc.auc(con, "t")
+    finally:
+        release.set()
+        holder.join()
+    assert sqlauc.auc(con, "t") == pytest.approx(want, abs=1e-12)
+
+
 def test_a_finished_result_of_the_caller_does_not_block(con):
     load(con, "t", pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2]}))
     assert con.execute("SELECT 1").fetchall() == [(1,)]

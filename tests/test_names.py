@@ -475,21 +475,20 @@ def test_sql_names_the_slice_columns_as_given():
 
 
 @pytest.mark.parametrize("name", ["n_used", "N_USED", "Model", "Positives"])
-def test_slice_named_like_an_output_column_is_refused(name):
-    """A slice column named like another output column of the query (ignoring case) is
-    refused by the Python calls and by sqlauc.sql, naming the output columns."""
+def test_slice_named_like_an_output_column_is_renamed(name):
+    """A slice column named like another output column of the query (ignoring case) is named
+    ``by`` there (docs/inputs.md, "Slice and group columns"); the frames, whose columns are
+    fewer (and case-sensitive), keep the name; the values are the column's."""
     frame = slice_table().rename(columns={"se": name})
     kw = dict(label="score", scores=["label", "label_value"], by=name)
-    for call in (
-        lambda: sqlauc.evaluate(None, frame, **kw),
-        lambda: sqlauc.compare(None, frame, **kw),
-        lambda: sqlauc.sql("evaluate", "t", **kw),
-        lambda: sqlauc.sql("compare", "t", **kw),
-    ):
-        with pytest.raises(sqlauc.InvalidParameterError, match=r"'by' parameter.*model"):
-            call()
+    for function in (sqlauc.evaluate, sqlauc.compare):
+        got = function(None, frame, **kw)
+        assert got.columns[0] == name and sorted(set(got[name])) == [0, 1]
+    for metric in ("evaluate", "compare"):
+        query = sqlglot.parse_one(sqlauc.sql(metric, "t", **kw), read="duckdb")
+        assert query.expressions[0].alias_or_name == "by"
 
 
-def test_two_slices_named_alike_are_refused():
-    with pytest.raises(sqlauc.InvalidParameterError, match="unlike each other"):
-        sqlauc.sql("evaluate", "t", scores=["a"], by=["Day", "day"])
+def test_two_slices_named_alike_are_renamed():
+    query = sqlglot.parse_one(sqlauc.sql("evaluate", "t", scores=["a"], by=["Day", "day"]))
+    assert [e.alias_or_name for e in query.expressions[:2]] == ["Day", "by_2"]

@@ -13,9 +13,11 @@ import math
 import os
 import re
 import tempfile
+import warnings
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -109,6 +111,44 @@ def test_scores_that_are_not_probabilities_leave_those_metrics_out(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert 'data-metric="log_loss"' not in text and 'data-metric="average_precision"' in text
     assert "leaves them out" in text
+
+
+def test_the_report_on_every_engine(backend, tmp_path):
+    """The page on each executed engine: evaluate's numbers, the rows left out and why, and
+    the engine's own SQL."""
+    frame = pd.DataFrame({
+        "y": [0, 1, 0, 1, 1, 0, 1, 0, 0, 1],
+        "a": [0.1, 0.9, 0.3, 0.6, 0.4, 0.5, 0.7, 0.2, 0.35, None],
+        "b": [0.2, 0.8, 0.1, 0.7, 0.5, 0.3, 0.4, 0.6, 0.45, 0.55],
+        "day": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2],
+        "u": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5],
+    })  # fmt: skip
+    table = backend.create(frame)
+    options = {"label": "y", "scores": ["a", "b"]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        path = sqlauc.report(backend.con, table, by="day", group="u", path=tmp_path / "r.html",
+                             **options)  # fmt: skip
+        expected = sqlauc.evaluate(backend.con, table, **options)
+    assert sqlauc.ExcludedRowsWarning in {w.category for w in caught}  # raised again
+    text = path.read_text(encoding="utf-8")
+    for model, auc in zip(expected["model"], expected["auc"], strict=True):
+        assert f'data-metric="auc" data-value="{auc!r}"' in text, model
+    assert "1 with a NULL score" in text  # the row a leaves out, and why
+    query = sqlauc.sql("compare", table, con=backend.con, **options)
+    assert html.escape(query) in text
+
+
+def test_slices_named_like_output_columns(tmp_path):
+    """A by column named like an output column (evaluate renames it ``by_1``...) keeps its
+    name on the page, and several by columns are one axis."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 80), "a": rng.random(80),
+                          "b": rng.random(80), "model": rng.integers(0, 2, 80),
+                          "x": rng.integers(0, 3, 80)})  # fmt: skip
+    path = sqlauc.report(None, frame, scores=["a", "b"], by=["model", "x"], path=tmp_path / "r")
+    text = path.read_text(encoding="utf-8")
+    assert "AUC per model / x" in text and "<td>1 / 2</td>" in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc pr   SOURCE ... [--all-points] [--plot pr.png]
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
+    sqlauc ks   SOURCE --label y --score p [--score p2 ...] [--weight w] [--where "..."]
     sqlauc evaluate SOURCE --score a --score b [--by day] [--ci 0.95 | --no-ci]
-                [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision ...]
+                [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision|ks ...]
                 [--metric gauc --group user_id] [--method binned --bins N] [--plot auc.png]
     sqlauc compare  SOURCE --score base --score cand [--by day] [--level 0.95]
     sqlauc report   SOURCE --score a --score b [--by day] [--group user_id]
@@ -42,7 +43,14 @@ from collections.abc import Sequence
 
 import sqlauc
 from sqlauc.cli.arguments import Parser, source_parent
-from sqlauc.cli.commands import add_auc, add_compare, add_curves, add_evaluate, add_gauc
+from sqlauc.cli.commands import (
+    add_auc,
+    add_compare,
+    add_curves,
+    add_evaluate,
+    add_gauc,
+    add_ks,
+)
 from sqlauc.cli.demo import add_demo
 from sqlauc.cli.errors import EXIT_OK, exit_status
 from sqlauc.cli.report import add_report
@@ -67,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_auc(commands, parent)
     add_curves(commands, parent)
     add_gauc(commands, parent)
+    add_ks(commands, parent)
     add_evaluate(commands, parent)
     add_compare(commands, parent)
     add_report(commands, parent)

@@ -1,5 +1,5 @@
-"""The metric commands: ``auc``, ``gauc``, ``roc`` and ``pr`` (one output row per model), and
-``evaluate`` and ``compare`` (one row per slice and model, from one query).
+"""The metric commands: ``auc``, ``gauc``, ``ks``, ``roc`` and ``pr`` (one output row per model),
+and ``evaluate`` and ``compare`` (one row per slice and model, from one query).
 
 Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
 (``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
@@ -54,6 +54,9 @@ EPILOGS = {
     "at (0, 0) (null in JSON).",
     "pr": _columns_epilog("pr") + ". Thresholds ascend; the last point is (recall 0, "
     "precision 1) with threshold=inf (null in JSON), as scikit-learn's.",
+    "ks": _columns_epilog("ks") + ". statistic = max |tpr - fpr| over the exact ROC points "
+    "(scipy's ks_2samp statistic); threshold: where it is reached (score >= threshold), the "
+    "highest such.",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
     "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
     "negatives, n_rows (then clusters, design_effect with --cluster): sqlauc.evaluate's "
@@ -75,6 +78,15 @@ def add_auc(commands: Any, parent: argparse.ArgumentParser) -> None:
     method_option(auc, "auc")
     bins_option(auc)
     auc.set_defaults(run=run_auc)
+
+
+def add_ks(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc ks``: the Kolmogorov-Smirnov statistic per model."""
+    ks = commands.add_parser(
+        "ks", parents=[parent], help="Kolmogorov-Smirnov statistic per model", epilog=EPILOGS["ks"]
+    )
+    method_option(ks, "ks")
+    ks.set_defaults(run=run_summary)
 
 
 def add_curves(commands: Any, parent: argparse.ArgumentParser) -> None:
@@ -201,6 +213,20 @@ def run_auc(args: argparse.Namespace) -> None:
             with relay_warnings(score):
                 result = compute("auc", target, **column_options(args, score),
                                  method=args.method, bins=args.bins)  # fmt: skip
+                records.append(summary_record(score, result, columns))
+    emit(records, columns, args.format)
+
+
+def run_summary(args: argparse.Namespace) -> None:
+    """One record per model from the result object of the metric named like the command
+    (``ks``): its columns, then the diagnostics'."""
+    columns = COLUMNS[args.command]
+    records = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                result = compute(args.command, target, **column_options(args, score),
+                                 method=args.method)  # fmt: skip
                 records.append(summary_record(score, result, columns))
     emit(records, columns, args.format)
 

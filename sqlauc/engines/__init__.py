@@ -53,7 +53,7 @@ def open_engine(
         )
     module = type(con).__module__
     if con is None or module.split(".")[0] in ("duckdb", "_duckdb"):
-        from sqlauc.engines.duckdb_engine import DuckDBEngine, is_duckdb_connection
+        from sqlauc.engines.duckdb_engine import DuckDBEngine, claimed, is_duckdb_connection
 
         if con is None:
             import duckdb
@@ -65,7 +65,8 @@ def open_engine(
                 private.close()
             return
         if is_duckdb_connection(con):
-            yield DuckDBEngine(con, dialect)  # type: ignore[arg-type]
+            with claimed(con):  # one thread at a time (a clear error for another)
+                yield DuckDBEngine(con, dialect)  # type: ignore[arg-type]
             return
     if module.startswith("pyspark"):
         from sqlauc.engines.spark_engine import SparkEngine, is_spark_session

@@ -1,4 +1,5 @@
-"""DuckDB's CSV comment guess: refused where it would drop or cut rows of data.
+"""DuckDB's CSV repairs: the comment guess refused where it would drop or cut rows of data,
+and numeric columns DuckDB typed as integers or text read as DOUBLE (:func:`csv_numbers`).
 
 DuckDB's CSV sniffer also guesses a comment marker (``#``) for each file it reads. When a
 file holds a line such as ``# exported 2024-06-01`` among its rows, it takes ``#`` as the
@@ -26,7 +27,12 @@ from typing import Any
 import duckdb
 from sqlglot import exp
 
+from sqlauc import inputs, sources
+from sqlauc import render as rendering
+from sqlauc.dialects import Dialect, type_class, type_kind
+from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError
+from sqlauc.sources import Source
 
 #: What ``sniff_csv`` reports for an option that is not set.
 _EMPTY = "(empty)"
@@ -227,3 +233,89 @@ def check_comments(con: Any, path: exp.Expr, description: str) -> None:
             "Query (--query on the command line): as data, SELECT * FROM "
             f"{as_data}; as comments, SELECT * FROM {as_comments}"
         )
+
+
+def first_text(source: Source, column: str, engine: Engine) -> str | None:
+    """One value of a file's ``column`` that is not a number (None when every value is NULL
+    or a number): a second, small query, run only for a column typed as text."""
+    value = exp.column(column, quoted=True)
+    query = (
+        exp.select(value)
+        .from_(source.relation.copy())
+        .where(
+            exp.and_(
+                value.copy().is_(exp.null()).not_(),
+                exp.TryCast(this=value.copy(), to=exp.DataType.build("DOUBLE")).is_(exp.null()),
+            )
+        )
+        .limit(1)
+    )
+    rows = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), source)
+    return str(rows[0][0]) if rows else None
+
+
+def text_in_file(source: Source, column: str, engine: Engine) -> str:
+    """For a file's column typed as text: one of its values that is not a number, and how a
+    CSV's missing-value marker is read as missing, or its decimal commas as decimals (error
+    path only: a second, small query).
+
+    A CSV column's type is DuckDB's guess from its fields: one ``NA`` (R's missing value),
+    ``null`` or ``n/a`` among numbers makes the whole column text, and so do numbers written
+    with a decimal comma (``0,693``: a European spreadsheet's export); the type alone does
+    not say why.
+    """
+    if source.kind != "file":
+        return ""
+    text = first_text(source, column, engine)
+    if text is None:
+        return ""
+    hint = sources.csv_text_hint(source, text, text_column=column)
+    return f": it holds text such as {text!r}{'; ' + hint if hint else ''}"
+
+
+def csv_numbers(
+    source: Source,
+    roles: inputs.Roles,
+    kinds: dict[str, str],
+    dialect: Dialect,
+    engine: Engine,
+) -> tuple[Source, dict[str, str]]:
+    """A CSV file's score, weight and group weight columns that DuckDB typed as integers, and
+    those and the label column typed as text without a value that is not a number, are read
+    as DOUBLE.
+
+    DuckDB guesses a CSV column's type from the file's first rows (``sample_size`` 20,480)
+    and casts every later field to it; a text to integer cast *rounds* (``'0.693'`` -> 1,
+    ``'2.5'`` -> 3). A file whose first rows hold whole-number scores (a rule's 0/1, a file
+    sorted by score with 1s on top) or weights (1s, then the down-sampled rows' 2.5s) was
+    read with its later fractional values rounded: a silently different AUC. As DOUBLE, they
+    are read as pandas' ``read_csv`` reads such a column; whole numbers beyond 2^53 are then
+    the nearest double, as in pandas for a column that also holds a fraction.
+
+    A column whose first rows are all empty (a model scored from a later day on, a file of
+    a header only) is typed VARCHAR: it was refused as text although it holds numbers or
+    nothing, and a label column of ``1.0``/``0.0`` became the strings ``'1.0'``/``'0.0'``,
+    which ``pos_label=1`` does not name. When no value of it is text (one small query, only
+    for such a column; it stops at the first text value of a column of string labels), it is
+    read as DOUBLE, as pandas reads it.
+    """
+    numbers = {
+        name
+        for name in (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
+        if name is not None
+        and type_kind(kinds[name], dialect) == "number"
+        and type_class(kinds[name], dialect) != "float"
+    }
+    if sources.csv_call(source) is not None:
+        numeric = (*roles.scores, roles.score, roles.weight, roles.group_weight_column)
+        numbers |= {
+            name
+            for name in (*numeric, roles.label)
+            if name is not None
+            and type_kind(kinds[name], dialect) == "string"
+            and first_text(source, name, engine) is None
+        }
+    typed = sources.with_csv_types(source, dict.fromkeys(sorted(numbers), "DOUBLE"))
+    if typed is source:
+        return source, kinds
+    return typed, {**kinds, **dict.fromkeys(numbers, "DOUBLE")}

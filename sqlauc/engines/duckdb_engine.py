@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 import uuid
 import warnings
 from collections.abc import Iterator, Sequence
@@ -28,6 +29,40 @@ def is_duckdb_connection(con: object) -> bool:
 
 #: The suffix DuckDB appends to a column name that equals an earlier one case-insensitively
 #: (``score`` after ``Score`` becomes ``score_1``; again for a name that then collides).
+#: id(connection) -> [thread id, depth] of the sqlauc calls running on a DuckDB connection
+_IN_USE: dict[int, list[int]] = {}
+_IN_USE_LOCK = threading.Lock()
+#: the message for a connection that another thread is querying
+IN_USE_BY_ANOTHER_THREAD = (
+    "the DuckDB connection is in use by another thread (a query is running on it there); a "
+    "DuckDB connection runs one query at a time: give each thread its own connection "
+    "(con.cursor() opens one to the same database, without the views registered on con)"
+)
+
+
+@contextmanager
+def claimed(con: object) -> Iterator[None]:
+    """Hold ``con`` for this thread during one sqlauc call: a call from another thread while
+    it runs is refused (:data:`IN_USE_BY_ANOTHER_THREAD`) instead of closing or waiting on
+    this call's results (DuckDB's own error blames an unfinished result). Nested calls of
+    one thread share the claim."""
+    key, me = id(con), threading.get_ident()
+    with _IN_USE_LOCK:
+        holder = _IN_USE.get(key)
+        if holder is not None and holder[0] != me:
+            raise SqlaucError(IN_USE_BY_ANOTHER_THREAD)
+        if holder is None:
+            holder = _IN_USE[key] = [me, 0]
+        holder[1] += 1
+    try:
+        yield
+    finally:
+        with _IN_USE_LOCK:
+            holder[1] -= 1
+            if not holder[1]:
+                del _IN_USE[key]
+
+
 _RENAME_SUFFIX = re.compile(r"(?:_\d+)+$")
 
 
@@ -151,7 +186,9 @@ class DuckDBEngine(Engine):
                 raise SqlaucError(
                     "the DuckDB connection has an unfinished result from an earlier execute(); "
                     "fetch it to the end (e.g. fetchall()) before calling sqlauc — sqlauc does "
-                    "not abort a result it did not start"
+                    "not abort a result it did not start (or, if another thread uses the "
+                    "connection: a DuckDB connection runs one query at a time, give each "
+                    "thread its own, con.cursor())"
                 ) from None
             raise
 

@@ -14,7 +14,7 @@ from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import EVALUATE_METRICS
 
 #: The metric modules, in the order the documentation lists them.
-_MODULES = ("auc", "roc_curve", "group_auc", "gauc", "evaluate", "compare")
+_MODULES = ("auc", "roc_curve", "group_auc", "gauc", "evaluate", "compare", "ks")
 
 
 def names() -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from sqlauc.compose import Formulation, Param
+from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
@@ -33,7 +33,7 @@ from sqlauc.metrics.evaluate import (
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
-from sqlauc.results import slice_values, sort_rows
+from sqlauc.results import key_names, slice_values, sort_rows
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
 COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
@@ -102,9 +102,13 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     kept = [r for r in evaluated.rows if r["n_rows"]]
     names = model_labels(plan.roles)
     order = {name: i for i, name in enumerate(names)}
-    slices = zip(options.by, plan.roles.by, strict=True)  # given, resolved (the query's names)
+    outputs = (*COMPARE_COLUMNS, *(CLUSTER_COLUMNS if options.cluster else ()))
+    keys = key_names(options.by, outputs, "by")  # a slice named like an output column
+    # frame name, the query's name, the column read (its time zone)
+    slices = zip(keys, slice_outputs(plan.tree, len(keys)), plan.roles.by, strict=True)
     data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+        name: slice_values([r[key] for r in kept], plan.time_zone(column))
+        for name, key, column in slices
     }
     data["baseline"] = [names[0]] * len(kept)
     data["model"] = [r["model"] for r in kept]
@@ -120,8 +124,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
         data["clusters"] = pd.array([r["clusters"] or 0 for r in kept], dtype="int64")
         values = [r["design_effect"] if u else None for r, u in zip(kept, used, strict=True)]
         data["design_effect"] = pd.array(values, dtype="float64")
-    frame = pd.DataFrame(data, columns=[*options.by, *COMPARE_COLUMNS, *clustered, "_order"])
-    frame = sort_rows(frame, [*options.by, "_order"])
+    frame = pd.DataFrame(data, columns=[*keys, *COMPARE_COLUMNS, *clustered, "_order"])
+    frame = sort_rows(frame, [*keys, "_order"])
     frame = frame.drop(columns="_order")
     unused = used.count(False)
     total = len(frame)
@@ -264,9 +268,4 @@ def compare(
              "level": level, "cluster": as_names(cluster) if cluster is not None
              else None}  # fmt: skip
     check_scores("compare", given["scores"])
-    reserved = set(COMPARE_COLUMNS) | set(CLUSTER_COLUMNS)
-    for name in given["by"] if isinstance(given["by"], tuple) else ():
-        if name in reserved:
-            raise invalid("by", "compare", "slice columns not named like an output column ("
-                          + ", ".join(sorted(reserved)) + ")", by)  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sqlauc import checks
-from sqlauc.compose import Formulation, Param
+from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, UndefinedMetricWarning
 from sqlauc.inputs import model_labels
@@ -37,7 +37,7 @@ from sqlauc.options import (
     invalid,
 )
 from sqlauc.records import Evaluated
-from sqlauc.results import slice_values, sort_rows
+from sqlauc.results import key_names, slice_values, sort_rows
 
 #: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
 #: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
@@ -58,6 +58,7 @@ METRIC_OVERLAYS = {
     "calibration": "evaluate_calibration",
     "average_precision": "evaluate_average_precision",
     "gauc": "evaluate_gauc",
+    "ks": "evaluate_ks",
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
@@ -117,6 +118,19 @@ def metric_overlays(options: Options) -> tuple[str, ...]:
 def slice_keys(options: Options) -> tuple[str, ...]:
     """The keys of every stage: the slice columns ``by_1 .. by_S``, then ``model``."""
     return (*(f"by_{i + 1}" for i in range(len(options.by))), "model")
+
+
+def slice_names(options: Options) -> list[str]:
+    """The frame's names of the ``by`` columns: their own, or ``by``/``by_i`` for one named
+    like an output column (``model``, ``auc``, ...; :func:`sqlauc.results.key_names`)."""
+    taken = {
+        *EVALUATE_COLUMNS,
+        *BINNED_COLUMNS,
+        "model",
+        *options.metrics,
+        *(CLUSTER_COLUMNS if options.cluster else ()),
+    }
+    return key_names(options.by, taken, "by")
 
 
 def z_value(level: float) -> float:
@@ -239,7 +253,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
     if sampling:
-        frame[list(_CI_COLUMNS)] = np.nan
+        frame[[*_CI_COLUMNS, *(["design_effect"] if options.cluster else [])]] = np.nan
     elif options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
@@ -281,7 +295,7 @@ def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
     nonmonotone warnings."""
     floats = ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives")
     frame = _frame(evaluated, floats, ("nonmonotone_bins",))
-    frame = frame[[*evaluated.plan.options.by, "model", *BINNED_COLUMNS]]
+    frame = frame[[*slice_names(evaluated.plan.options), "model", *BINNED_COLUMNS]]
     nonmonotone = int(frame["nonmonotone_bins"].sum())
     if nonmonotone:
         warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
@@ -297,10 +311,13 @@ def _frame(
     options = evaluated.plan.options
     kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
     order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
-    slices = zip(options.by, evaluated.plan.roles.by, strict=True)  # given, resolved
     plan = evaluated.plan
+    names = slice_names(options)
+    # frame name, the query's name, the column read (its time zone)
+    slices = zip(names, slice_outputs(plan.tree, len(names)), plan.roles.by, strict=True)
     data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(key)) for name, key in slices
+        name: slice_values([r[key] for r in kept], plan.time_zone(column))
+        for name, key, column in slices
     }
     data["model"] = [r["model"] for r in kept]
     data["_order"] = [order[r["model"]] for r in kept]
@@ -314,7 +331,7 @@ def _frame(
         data[column] = pd.array([r[column] or 0 for r in kept], dtype="int64")
     data["n_rows"] = pd.array([r["n_used"] or 0 for r in kept], dtype="int64")
     frame = pd.DataFrame(data)
-    frame = sort_rows(frame, [*options.by, "_order"])
+    frame = sort_rows(frame, [*names, "_order"])
     frame = frame.drop(columns="_order")
     total = len(frame)
     no_row = "have no usable row (a NULL label or a NULL score in that column on every row "
@@ -404,6 +421,13 @@ SPEC = MetricSpec(
             "scores": ("Score", "gw_col"),
             "weight": "sample_w",
             "cluster": ("user_id",),
+        },
+        "evaluate_ks_weighted_by_day": {
+            **_BASE,
+            "by": ("user_id",),
+            "weight": "sample_w",
+            "ci": None,
+            "metrics": ("ks",),
         },
         "evaluate_weighted_log_loss_eps": {
             "label": "clicked",
@@ -514,7 +538,8 @@ def evaluate(
     metrics : str or sequence of str, optional
         Extra columns, each one of ``"log_loss"``, ``"ne"``, ``"calibration"``,
         ``"average_precision"`` and ``"gauc"`` (formulas above; ``gauc`` needs ``group``);
-        they come after ``auc`` .. ``pauc`` in that order, whatever the order given.
+        they come after ``auc`` .. ``pauc`` in that order, whatever the order given. An
+        empty list is no extra metric, as ``None`` is.
         ``log_loss``, ``ne`` and ``calibration`` read the score as a probability: a score
         column with a value outside [0, 1] is a :class:`~sqlauc.DataError` naming it
         (counted in the same query). Undefined values are NaN: ``ne`` with a single
@@ -640,11 +665,4 @@ def evaluate(
              "max_fpr": max_fpr, "method": method, "bins": bins, "metrics": metrics, "eps": eps,
              "group": group, "group_weight": group_weight,
              "cluster": as_names(cluster) if cluster is not None else None}  # fmt: skip
-    asked = as_names(metrics) if isinstance(metrics, (str, list, tuple)) else ()
-    reserved = (set(EVALUATE_COLUMNS) | set(BINNED_COLUMNS) | set(CLUSTER_COLUMNS) | {"model"}
-                | (set(asked) & set(EVALUATE_METRICS)))  # fmt: skip
-    for name in given["by"] if isinstance(given["by"], tuple) else ():
-        if name in reserved:
-            raise invalid("by", "evaluate", "slice columns not named like an output column ("
-                          + ", ".join(sorted(reserved)) + ")", by)  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))

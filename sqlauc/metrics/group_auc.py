@@ -22,7 +22,7 @@ from sqlauc.metrics.auc import COMMON_PARAMETERS, FORMULATIONS, RANK_ALIAS, Meth
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, GROUP_WEIGHTS, Options, PosLabel
 from sqlauc.records import Evaluated
-from sqlauc.results import GroupAUCResult, slice_values, sort_rows
+from sqlauc.results import GroupAUCResult, key_names, slice_values, sort_rows
 
 #: The options of the group metrics.
 GROUP_PARAMETERS = (*COMMON_PARAMETERS, "method", "group", "group_weight")
@@ -52,7 +52,7 @@ def group_column_name(asked: str, resolved: str | None) -> str:
     name asked for is the column's own.
     """
     name = asked if resolved is None or resolved.casefold() != asked.casefold() else resolved
-    return GROUP_FALLBACK_NAME if name in GROUP_AUC_COLUMNS else name
+    return key_names([name], GROUP_AUC_COLUMNS, GROUP_FALLBACK_NAME)[0]
 
 
 def shape(evaluated: Evaluated) -> GroupAUCResult:

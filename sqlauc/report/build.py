@@ -15,14 +15,16 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-import sqlauc
 from sqlauc.compute import compute
 from sqlauc.curves import pr_from_counts
 from sqlauc.errors import DataError
+from sqlauc.metrics.compare import compare
+from sqlauc.metrics.evaluate import evaluate
 from sqlauc.options import EVALUATE_METRICS, PosLabel
 from sqlauc.plot import display_points
 from sqlauc.results import Diagnostics
 from sqlauc.sources import Query, resolve
+from sqlauc.sqltext import sql
 
 #: evaluate's metrics the summary asks for, in this order (those evaluate has).
 SUMMARY_METRICS = ("log_loss", "ne", "calibration", "ece", "ks", "average_precision")
@@ -78,6 +80,7 @@ class Review:
     metrics: tuple[str, ...]
     summary: pd.DataFrame
     comparison: pd.DataFrame | None = None
+    gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
     queries: list[tuple[str, str]] = field(default_factory=list)
@@ -130,7 +133,7 @@ def _clustered(review: Review, frame: Any, options: dict[str, Any]) -> Any:
     request = review.request
     clustered = {k: v for k, v in options.items() if k not in ("metrics", "group")}
     clustered["cluster"] = request.cluster
-    extra = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **clustered))
+    extra = recorded(review, lambda: evaluate(request.con, request.table, **clustered))
     review.queries.append(("Clustered interval (sqlauc.evaluate, cluster=)",
                            _sql("evaluate", request, clustered)))  # fmt: skip
     frame = frame.copy()
@@ -152,14 +155,14 @@ def summarise(review: Review) -> None:
     request = review.request
     options = _evaluate_options(request, review.metrics)
     try:
-        frame = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+        frame = recorded(review, lambda: evaluate(request.con, request.table, **options))
     except DataError as err:
         if "outside [0, 1]" not in str(err):
             raise
         review.notes.append(f"{err} The report leaves them out.")
         review.metrics = tuple(m for m in review.metrics if m not in PROBABILITY_METRICS)
         options = _evaluate_options(request, review.metrics)
-        frame = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+        frame = recorded(review, lambda: evaluate(request.con, request.table, **options))
     review.queries.append(("Summary table (sqlauc.evaluate)", _sql("evaluate", request, options)))
     if request.cluster is not None and "auc_se" in frame.columns:
         frame = _clustered(review, frame, options)
@@ -169,7 +172,7 @@ def summarise(review: Review) -> None:
 def _sql(metric: str, request: Request, options: dict[str, Any]) -> str:
     """:func:`sqlauc.sql` of the call, or why there is none."""
     try:
-        return sqlauc.sql(metric, request.table, con=request.con, **options)
+        return sql(metric, request.table, con=request.con, **options)
     except Exception as err:  # the report still shows every number it has
         return f"-- no SQL text for this call: {err}"
 
@@ -187,9 +190,7 @@ def compare_models(review: Review) -> None:
     if request.cluster is not None:
         options["cluster"] = request.cluster
     try:
-        review.comparison = recorded(
-            review, lambda: sqlauc.compare(request.con, request.table, **options)
-        )
+        review.comparison = recorded(review, lambda: compare(request.con, request.table, **options))
     except DataError as err:  # sampling weights: no paired test (the report says why)
         review.notes.append(f"No comparison: {err}")
         return
@@ -203,7 +204,7 @@ def slice_models(review: Review) -> None:
         return
     options = {**_evaluate_options(request, ()), "by": list(request.by)}
     del options["metrics"]
-    review.slices = recorded(review, lambda: sqlauc.evaluate(request.con, request.table, **options))
+    review.slices = recorded(review, lambda: evaluate(request.con, request.table, **options))
     review.queries.append(("AUC per slice (sqlauc.evaluate)", _sql("evaluate", request, options)))
 
 

@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Callable
 from html import escape
 
-import sqlauc
+from sqlauc._version import __version__
 from sqlauc.report import sections
 from sqlauc.report.build import Review, describe_source
 
@@ -18,6 +18,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 header { background: #fff; border-bottom: 1px solid #dde1e6; padding: 18px 28px 10px; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 0 0 10px; }
+h3 { font-size: 14px; margin: 12px 0 4px; }
 nav a { margin-right: 14px; color: #0b5cad; text-decoration: none; font-size: 13px; }
 main { max-width: 960px; margin: 0 auto; padding: 8px 20px 40px; }
 header > * { max-width: 960px; margin-left: auto; margin-right: auto; }
@@ -25,9 +26,10 @@ section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; paddi
           margin: 14px 0; }
 .lede, .note { color: #555; font-size: 13px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { padding: 4px 9px; border-bottom: 1px solid #e6e8eb; text-align: left;
-         white-space: nowrap; }
-th { background: #f1f3f5; font-weight: 600; }
+th, td { padding: 4px 7px; border-bottom: 1px solid #e6e8eb; text-align: left; }
+td { white-space: nowrap; }
+th { background: #f1f3f5; font-weight: 600; vertical-align: bottom; }
+.scroll { overflow-x: auto; }
 th[title] { text-decoration: underline dotted #999; cursor: help; }
 table.numbers td[data-value], td.interval { text-align: right;
          font-variant-numeric: tabular-nums; }
@@ -76,7 +78,7 @@ def _header(review: Review, shown: list[tuple[str, str]]) -> str:
         "<header><h1>Model review</h1>"
         f'<p class="lede">{escape(models)} predicting <code>{escape(request.label)}</code> '
         f"on {escape(describe_source(request.table))}; "
-        f"computed in the database by sqlauc {escape(sqlauc.__version__)}, {when}.</p>"
+        f"computed in the database by sqlauc {escape(__version__)}, {when}.</p>"
         f"<nav>{nav}</nav></header>"
     )
 

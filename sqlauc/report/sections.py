@@ -110,65 +110,78 @@ def summary(review: Review) -> str:
         cells += [render(row) for _, _, render in columns]
         body.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
     return (
-        f'<table id="summary-table" class="numbers"><thead><tr>{heads}</tr></thead><tbody>'
-        + "".join(body)
-        + "</tbody></table>"
+        f'<div class="scroll"><table id="summary-table" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(body) + "</tbody></table></div>"
+    )
+
+
+def comparison_columns(frame: pd.DataFrame, metric: str, percent: str) -> list[Column]:
+    """The columns of a comparison table after the two models (``metric``: AUC or GAUC)."""
+    name = metric.lower()
+    columns: list[Column] = [
+        (f"{metric} baseline", "", _metric(f"{name}_baseline")),
+        (f"{metric} model", "", _metric(name)),
+        ("difference (model - baseline)", "", _metric("diff")),
+        (f"{percent} CI of the difference", "", _interval("diff")),
+        ("p-value", "two-sided", lambda row: cell(row["p_value"], "p_value",
+                                                  _p_text(row["p_value"]))),
+    ]  # fmt: skip
+    if "design_effect" in frame.columns:
+        columns += [
+            ("clusters", "clusters with a row both models score", _count("clusters")),
+            ("design effect", "clustered variance / row-level variance",
+             _metric("design_effect", 2)),
+        ]  # fmt: skip
+    if "groups" in frame.columns:
+        columns.append(("groups", "groups with both classes in both models", _count("groups")))
+    return columns
+
+
+def _comparison_block(review: Review, frame: pd.DataFrame, metric: str, how: str) -> str:
+    """The verdicts in words, then the table, of one comparison frame."""
+    level = review.request.level
+    columns = comparison_columns(frame, metric, f"{level * 100:g}%")
+    colours = model_index(review)
+    rows, sentences = [], []
+    for _, row in frame.iterrows():
+        models = [f"<td>{swatch(colours[row[c]], str(row[c]))}</td>" for c in ("baseline", "model")]
+        cells = models + [render(row) for _, _, render in columns]
+        rows.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
+        sentences.append(f"<li>{escape(verdict(row, level, metric))}</li>")
+    heads = (
+        _heading("baseline")
+        + _heading("model")
+        + "".join(_heading(title, tip) for title, tip, _ in columns)
+    )
+    table_id = "comparison-table" if metric == "AUC" else f"comparison-{metric.lower()}-table"
+    return (
+        f"<h3>{escape(metric)}</h3><p>Each model against the first ({how}).</p>"
+        f'<ul class="verdicts">{"".join(sentences)}</ul>'
+        f'<div class="scroll"><table id="{table_id}" class="numbers"><thead><tr>{heads}</tr>'
+        "</thead><tbody>" + "".join(rows) + "</tbody></table></div>"
     )
 
 
 def comparison(review: Review) -> str | None:
-    """Each model against the first: the difference, its interval, the p-value, in words."""
+    """Each model against the first: the difference of AUC (and of GAUC with a group), its
+    interval, the p-value, in words."""
+    blocks = []
     frame = review.comparison
-    if frame is None or frame.empty:
-        return None
-    level = review.request.level
-    percent = f"{level * 100:g}%"
-    clustered = "design_effect" in frame.columns
-    heads = [
-        "baseline",
-        "model",
-        "AUC baseline",
-        "AUC model",
-        "difference (model - baseline)",
-        f"{percent} CI of the difference",
-        "p-value",
-    ]
-    if clustered:
-        heads += ["clusters", "design effect"]
-    rows, sentences = [], []
-    colours = model_index(review)
-    for _, row in frame.iterrows():
-        cells = [
-            f"<td>{swatch(colours[row['baseline']], str(row['baseline']))}</td>",
-            f"<td>{swatch(colours[row['model']], str(row['model']))}</td>",
-            cell(row["auc_baseline"], "auc_baseline"),
-            cell(row["auc"], "auc"),
-            cell(row["diff"], "diff"),
-            interval(row["diff_low"], row["diff_high"], "diff"),
-            cell(row["p_value"], "p_value", _p_text(row["p_value"])),
-        ]
-        if clustered:
-            cells += [
-                cell(row["clusters"], "clusters", count(row["clusters"])),
-                cell(row["design_effect"], "design_effect", number(row["design_effect"], 2)),
-            ]
-        rows.append(f'<tr data-model="{escape(str(row["model"]))}">{"".join(cells)}</tr>')
-        sentences.append(f"<li>{escape(verdict(row, level))}</li>")
-    how = (
-        f"paired DeLong test, clustered by <code>{escape(str(review.request.cluster))}</code> "
-        "(Obuchowski 1997)"
-        if clustered
-        else "paired DeLong test (rows independent)"
-    )
-    return (
-        f"<p>Each model against the first, on the rows both score ({how}).</p>"
-        f'<ul class="verdicts">{"".join(sentences)}</ul>'
-        '<table id="comparison-table" class="numbers"><thead><tr>'
-        + "".join(_heading(h) for h in heads)
-        + "</tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-    )
+    if frame is not None and not frame.empty:
+        cluster = escape(str(review.request.cluster))
+        how = (
+            f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
+            "(Obuchowski 1997)"
+            if "design_effect" in frame.columns
+            else "paired DeLong test on the rows both score, rows independent"
+        )
+        blocks.append(_comparison_block(review, frame, "AUC", how))
+    frame = review.gauc_comparison
+    if frame is not None and not frame.empty:
+        group = escape(str(review.request.group))
+        how = f"paired test over the <code>{group}</code> groups both models use"
+        blocks.append(_comparison_block(review, frame, "GAUC", how))
+    return "".join(blocks) or None
 
 
 def _p_text(value: Any) -> str:
@@ -227,7 +240,8 @@ def slices(review: Review) -> str | None:
     frame = review.slices
     if frame is None or frame.empty:
         return None
-    by = list(review.request.by)
+    by = [str(c) for c in frame.columns[: list(frame.columns).index("model")]]  # renamed
+    names = " / ".join(review.request.by)  # as the caller named them
     keys = frame[by].drop_duplicates()
     labels = _slice_labels(keys, by)
     position = {label: i for i, label in enumerate(labels)}
@@ -243,8 +257,8 @@ def slices(review: Review) -> str | None:
     step = max(1, math.ceil(len(labels) / SLICE_LABELS))
     ticks = [(float(i), label) for i, label in enumerate(labels)][::step]
     axes = Axes(
-        f"AUC per {' / '.join(by)}",
-        " / ".join(by),
+        f"AUC per {names}",
+        names,
         "AUC",
         x_range=(-0.5, len(labels) - 0.5),
         y_range=(max(0.0, low - pad), min(1.0, high + pad)),
@@ -253,8 +267,8 @@ def slices(review: Review) -> str | None:
     )
     return (
         f'<div class="charts wide">{chart(axes, series)}</div>'
-        f"<details><summary>the values ({len(frame)} rows)</summary>{_slice_table(frame, by)}"
-        "</details>"
+        f"<details><summary>the values ({len(frame)} rows)</summary>"
+        f"{_slice_table(frame, by, names)}</details>"
     )
 
 
@@ -263,7 +277,7 @@ def _finite(frame: pd.DataFrame, columns: Sequence[str]) -> list[float]:
     return [float(v) for v in values if pd.notna(v) and math.isfinite(float(v))]
 
 
-def _slice_table(frame: pd.DataFrame, by: list[str]) -> str:
+def _slice_table(frame: pd.DataFrame, by: list[str], names: str) -> str:
     heads = [*by, "model", "AUC", "interval", "positives", "negatives", "rows used"]
     body = []
     for label, (_, row) in zip(_slice_labels(frame, by), frame.iterrows(), strict=True):
@@ -275,7 +289,7 @@ def _slice_table(frame: pd.DataFrame, by: list[str]) -> str:
             *(cell(row[c], c, count(row[c])) for c in ("positives", "negatives", "n_rows")),
         ]
         body.append("<tr>" + "".join(cells) + "</tr>")
-    head = f"<th>{escape(' / '.join(by))}</th>" + "".join(_heading(h) for h in heads[len(by) :])
+    head = f"<th>{escape(names)}</th>" + "".join(_heading(h) for h in heads[len(by) :])
     return (
         f'<table class="numbers"><thead><tr>{head}</tr></thead><tbody>'
         + "".join(body)
@@ -325,7 +339,12 @@ def data(review: Review, source: str | None = None) -> str:
     )
     notes = "".join(f"<li>{escape(note)}</li>" for note in review.notes)
     warned = f'<p>Warnings:</p><ul class="notes">{notes}</ul>' if notes else ""
-    return f'<dl class="facts">{listing}</dl>{table}{warned}'
+    rule = (
+        '<p class="note">Rows read: the rows of the source that match the filter (a row of '
+        "weight 0 counts as absent). A row is left out of a model when its label or that "
+        "model's score is NULL; a comparison uses the rows both its models score.</p>"
+    )
+    return f'<dl class="facts">{listing}</dl>{table}{rule}{warned}'
 
 
 def queries(review: Review) -> str:

@@ -1,0 +1,246 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.by_1 AS by_1,
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.weight AS weight,
+    sqlauc_rows.any_null_score AS any_null_score,
+    sqlauc_models.model AS model,
+    CASE sqlauc_models.model
+      WHEN 1
+      THEN sqlauc_rows.score_1
+      WHEN 2
+      THEN sqlauc_rows.score_2
+    END AS score
+  FROM (
+    SELECT
+      CASE WHEN [clicked] IS NULL THEN NULL WHEN [clicked] = 1 THEN 1 ELSE 0 END AS label,
+      [clicked] AS label_value,
+      CAST([sample_w] AS FLOAT) AS weight,
+      [Score] AS score_1,
+      [gw_col] AS score_2,
+      CASE WHEN [Score] IS NULL OR [gw_col] IS NULL THEN 1 ELSE 0 END AS any_null_score,
+      [user_id] AS by_1
+    FROM [analytics].[events]
+  ) AS sqlauc_rows
+  CROSS JOIN (
+    SELECT
+      1 AS model
+    UNION ALL
+    SELECT
+      2 AS model
+  ) AS sqlauc_models
+), counted AS (
+  SELECT
+    by_1 AS by_1,
+    model AS model,
+    score AS score,
+    label_value AS label_value,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
+    COUNT_BIG(*) AS n_rows,
+    SUM(weight) AS w,
+    COUNT_BIG(*) - COUNT_BIG(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
+    COUNT_BIG(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
+    COUNT_BIG(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+  FROM sqlauc_input
+  WHERE
+    weight IS NULL OR weight <> 0
+  GROUP BY
+    by_1,
+    model,
+    score,
+    label_value
+), score_counts AS (
+  SELECT
+    by_1 AS by_1,
+    model AS model,
+    score AS score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score
+  FROM counted
+  GROUP BY
+    by_1,
+    model,
+    score
+), running AS (
+  SELECT
+    *,
+    SUM(pos_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_ge,
+    SUM(neg_w) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_ge
+  FROM score_counts
+), class_totals AS (
+  SELECT
+    *,
+    MAX(pos_ge) OVER (PARTITION BY by_1, model) AS p_total,
+    MAX(neg_ge) OVER (PARTITION BY by_1, model) AS n_total
+  FROM running
+), segments AS (
+  SELECT
+    *,
+    CAST((
+      neg_ge - neg_w
+    ) AS FLOAT) / NULLIF(n_total, 0) AS x0,
+    CAST(neg_ge AS FLOAT) / NULLIF(n_total, 0) AS x1,
+    CAST((
+      pos_ge - pos_w
+    ) AS FLOAT) / NULLIF(p_total, 0) AS y0,
+    CAST(pos_ge AS FLOAT) / NULLIF(p_total, 0) AS y1
+  FROM class_totals
+), roc_segments AS (
+  SELECT
+    *
+  FROM segments
+), placed AS (
+  SELECT
+    *,
+    CAST((
+      n_total - neg_ge + 0.5 * neg_w
+    ) AS FLOAT) / NULLIF(n_total, 0) AS v10,
+    CAST((
+      pos_ge - 0.5 * pos_w
+    ) AS FLOAT) / NULLIF(p_total, 0) AS v01
+  FROM roc_segments
+), wrong_running AS (
+  SELECT
+    *,
+    SUM(pos_w * (
+      neg_ge - 0.5 * neg_w
+    )) OVER (
+      PARTITION BY by_1, model
+      ORDER BY score DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS wrong_ge
+  FROM placed
+), centred AS (
+  SELECT
+    *,
+    CAST((
+      p_total * n_total - MAX(wrong_ge) OVER (PARTITION BY by_1, model)
+    ) AS FLOAT) / NULLIF(p_total * n_total, 0) AS theta
+  FROM wrong_running
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      v10 - theta
+    ) * (
+      v10 - theta
+    ) AS pos_sq,
+    neg_w * (
+      v01 - theta
+    ) * (
+      v01 - theta
+    ) AS neg_sq
+  FROM centred
+), totals AS (
+  SELECT
+    by_1 AS by_1,
+    model AS model,
+    SUM(pos_w * (
+      neg_ge - CAST(neg_w AS FLOAT) / 2.0
+    )) AS u_complement,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(n_bad_weight) AS n_bad_weight,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_fractional_weight) AS n_fractional_weight,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    MAX(ABS(y1 - x1)) AS ks_gap
+  FROM terms
+  GROUP BY
+    by_1,
+    model
+), with_se AS (
+  SELECT
+    *,
+    CASE
+      WHEN positives > 0 AND negatives > 0
+      THEN CAST((
+        positives * negatives - u_complement
+      ) AS FLOAT) / (
+        positives * negatives
+      )
+    END AS theta,
+    SQRT(
+      CASE
+        WHEN CAST(pos_ss AS FLOAT) / NULLIF((
+          positives - 1
+        ) * positives, 0) + CAST(neg_ss AS FLOAT) / NULLIF((
+          negatives - 1
+        ) * negatives, 0) >= 0
+        THEN CAST(pos_ss AS FLOAT) / NULLIF((
+          positives - 1
+        ) * positives, 0) + CAST(neg_ss AS FLOAT) / NULLIF((
+          negatives - 1
+        ) * negatives, 0)
+      END
+    ) AS se
+  FROM totals
+), delong_interval AS (
+  SELECT
+    *
+  FROM with_se
+)
+SELECT
+  by_1 AS [user_id],
+  CASE model WHEN 1 THEN 'Score' WHEN 2 THEN 'gw_col' END AS model,
+  theta AS auc,
+  NULL AS auc_se,
+  NULL AS auc_low,
+  NULL AS auc_high,
+  NULL AS pauc,
+  positives,
+  negatives,
+  CAST(n_rows AS BIGINT) AS n_rows,
+  CAST(n_used AS BIGINT) AS n_used,
+  CAST(n_excluded AS BIGINT) AS n_excluded,
+  CAST(n_null_label AS BIGINT) AS n_null_label,
+  CAST(n_null_score AS BIGINT) AS n_null_score,
+  CAST(n_nonfinite_score AS BIGINT) AS n_nonfinite_score,
+  CAST(n_bad_weight AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
+  neg_label_min,
+  neg_label_max,
+  n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score,
+  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks
+FROM delong_interval
