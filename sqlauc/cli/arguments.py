@@ -140,8 +140,7 @@ def column_options(parser: argparse.ArgumentParser, *, offline: bool) -> None:
 
 
 def slice_options(parser: argparse.ArgumentParser) -> None:
-    """``--by``: the slice columns of evaluate and compare, ``--cluster``: their cluster
-    columns (both repeatable)."""
+    """``--by``: the slice columns of evaluate and compare (repeatable)."""
     parser.add_argument(
         "--by",
         action="append",
@@ -149,6 +148,10 @@ def slice_options(parser: argparse.ArgumentParser) -> None:
         help="a slice column: one output row per slice and model; repeat it to slice by "
         "several columns",
     )
+
+
+def cluster_option(parser: argparse.ArgumentParser) -> None:
+    """``--cluster``: the cluster columns of evaluate and compare (repeatable)."""
     parser.add_argument(
         "--cluster",
         action="append",

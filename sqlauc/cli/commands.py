@@ -16,6 +16,7 @@ from typing import Any
 import sqlauc
 from sqlauc.cli.arguments import (
     bins_option,
+    cluster_option,
     compared_scores,
     evaluate_options,
     interval_level,
@@ -136,6 +137,7 @@ def add_evaluate(commands: Any, parent: argparse.ArgumentParser) -> None:
         epilog=EPILOGS["evaluate"],
     )
     slice_options(evaluate)
+    cluster_option(evaluate)
     interval_options(evaluate)
     evaluate_options(evaluate)
     method_option(evaluate, "evaluate")
@@ -158,6 +160,7 @@ def add_compare(commands: Any, parent: argparse.ArgumentParser) -> None:
         epilog=EPILOGS["compare"],
     )
     slice_options(compare)
+    cluster_option(compare)
     level_option(compare)
     compare.set_defaults(run=run_compare)
 
