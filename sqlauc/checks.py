@@ -121,34 +121,57 @@ def _check_default_pos_label(diag: Diagnostics, plan: Plan, engine: Engine) -> N
     )
 
 
-def check(
+#: the refusal of bytes labels (scikit-learn's advice)
+BYTES_LABELS = (
+    "sqlauc compares labels as numbers, text or booleans: convert the labels to str or int"
+)
+
+
+def _not_among(plan: Plan, seen: list[Any]) -> DataError:
+    """pos_label matches no label: bytes labels (SQLite's BLOBs, which equal no text or
+    number) are refused as on the engines with a binary type; without ``pos_label=`` the
+    message says none was given, else it names the pos_label."""
+    label = plan.roles.label
+    if any(isinstance(v, (bytes, bytearray, memoryview)) for v in seen):
+        return DataError(f"label column {label!r} holds bytes {_format_labels(seen)}; "
+                         + BYTES_LABELS)  # fmt: skip
+    if plan.options.pos_label is DEFAULT_POS_LABEL:
+        return DataError(
+            f"label column {label!r} holds {_format_labels(seen)} and no pos_label was given: "
+            "pass pos_label= the positive one (without it, 1 is the positive class only for "
+            "labels 0/1, -1/1 or booleans, as in scikit-learn's roc_curve)"
+        )
+    return DataError(
+        f"pos_label={plan.options.pos_label!r} is not among the labels seen in column "
+        f"{label!r}: {_format_labels(seen)}; pass pos_label= one of them"
+        + _untyped_hint(plan, seen)
+    )
+
+
+def _check_rows(diag: Diagnostics, plan: Plan, engine: Engine, what: str, filtered: str) -> None:
+    """Refuse a query that read no row (or only zero weights)."""
+    if diag.n_rows:
+        return
+    roles, source = plan.roles, plan.source.description
+    rows = _rows_read(plan, engine) if roles.weight is not None else 0
+    if rows:
+        raise DataError(
+            f"every weight is 0 in weight column {roles.weight!r} ({rows} row(s) of "
+            f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
+        )
+    raise DataError(f"{source} has no rows{filtered}: {what} needs data")
+
+
+def _check_values(
     diag: Diagnostics,
     plan: Plan,
     engine: Engine,
-    *,
     what: str,
-    nonfinite: dict[str, int] | None = None,
-    per_model: dict[str, dict[str, int]] | None = None,
-) -> bool:
-    """Raise for unusable data, warn for exclusions; return False when one class is present.
-
-    ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...); ``nonfinite``
-    (several score columns) the NaN or infinite values per score column; ``per_model``
-    (evaluate's several score columns) the rows each model read and excluded, which the
-    warning counts per model.
-    """
-    options = plan.options
+    filtered: str,
+    nonfinite: dict[str, int] | None,
+) -> None:
+    """Refuse non-finite scores, and NULL, negative or non-finite weights."""
     roles = plan.roles
-    source = plan.source.description
-    filtered = f" matching where={options.where!r}" if options.where else ""
-    if diag.n_rows == 0:
-        rows = _rows_read(plan, engine) if roles.weight is not None else 0
-        if rows:
-            raise DataError(
-                f"every weight is 0 in weight column {roles.weight!r} ({rows} row(s) of "
-                f"{source}{filtered}): zero-weight rows count as absent, so {what} has no data"
-            )
-        raise DataError(f"{source} has no rows{filtered}: {what} needs data")
     # where values carry their own types (SQLite), text in a score or weight column counts as
     # +inf
     non_numeric, untyped = "", ""
@@ -182,6 +205,11 @@ def check(
             f"group_weight column {roles.group_weight_column!r} has {diag.n_bad_group_weight} "
             f"{bad_weight} value(s); group weights must be finite and >= 0{untyped}"
         )
+
+
+def _check_labels(diag: Diagnostics, plan: Plan, engine: Engine) -> None:
+    """Refuse a third label value, and a ``pos_label`` that is not among the labels."""
+    options, roles = plan.options, plan.roles
     two_negatives = diag.neg_label_min is not None and diag.neg_label_min != diag.neg_label_max
     if two_negatives or diag.max_label_code > 1:
         # two different non-positive values (or a third value beside the known two): with a
@@ -193,11 +221,7 @@ def check(
                 f"{_format_labels(seen)}; sqlauc computes binary metrics (filter with "
                 "where=, or map the labels to two classes)"
             )
-        raise DataError(
-            f"pos_label={options.pos_label!r} is not among the labels seen in column "
-            f"{roles.label!r}: {_format_labels(seen)}; pass pos_label= one of them"
-            + _untyped_hint(plan, seen)
-        )
+        raise _not_among(plan, seen)
     negatives = [] if diag.neg_label_min is None else [diag.neg_label_min]
     if options.pos_label is DEFAULT_POS_LABEL and plan.label_kind != "bool":
         _check_default_pos_label(diag, plan, engine)
@@ -211,11 +235,12 @@ def check(
         if plan.label_kind == "bool":
             standard = True
         if not standard:
-            raise DataError(
-                f"pos_label={options.pos_label!r} is not among the labels seen in column "
-                f"{roles.label!r}: {_format_labels(negatives)}; pass pos_label= one of them"
-                + _untyped_hint(plan, negatives)
-            )
+            raise _not_among(plan, negatives)
+
+
+def _check_usable(diag: Diagnostics, plan: Plan, filtered: str) -> None:
+    """Refuse a query whose rows are all left out (a NULL label, score or group)."""
+    roles, source = plan.roles, plan.source.description
     usable = diag.n_rows - diag.n_excluded
     # several score columns: n_excluded counts rows left out of at least one model, and each
     # model (pair, for compare) uses its own rows; positives and negatives sum over (slice,
@@ -233,6 +258,13 @@ def check(
             f"{source} has {diag.n_rows} row(s){filtered} but none is usable: every row has a "
             f"NULL label{nulls}"
         )
+
+
+def _warn_excluded(
+    diag: Diagnostics, plan: Plan, per_model: dict[str, dict[str, int]] | None
+) -> None:
+    """Warn of the rows left out (per model where several score columns were read)."""
+    roles = plan.roles
     if per_model:
         _warn_excluded_per_model(per_model, grouped=roles.group is not None)
     elif diag.n_excluded:
@@ -245,6 +277,31 @@ def check(
             f"excluded {diag.n_excluded} of {diag.n_rows} rows ({', '.join(parts)})",
             ExcludedRowsWarning,
         )
+
+
+def check(
+    diag: Diagnostics,
+    plan: Plan,
+    engine: Engine,
+    *,
+    what: str,
+    nonfinite: dict[str, int] | None = None,
+    per_model: dict[str, dict[str, int]] | None = None,
+) -> bool:
+    """Raise for unusable data, warn for exclusions; return False when one class is present.
+
+    ``what`` names the metric in messages ("ROC AUC", "the ROC curve", ...); ``nonfinite``
+    (several score columns) the NaN or infinite values per score column; ``per_model``
+    (evaluate's several score columns) the rows each model read and excluded, which the
+    warning counts per model.
+    """
+    options = plan.options
+    filtered = f" matching where={options.where!r}" if options.where else ""
+    _check_rows(diag, plan, engine, what, filtered)
+    _check_values(diag, plan, engine, what, filtered, nonfinite)
+    _check_labels(diag, plan, engine)
+    _check_usable(diag, plan, filtered)
+    _warn_excluded(diag, plan, per_model)
     return diag.positives > 0 and diag.negatives > 0
 
 

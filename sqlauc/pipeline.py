@@ -25,7 +25,7 @@ from sqlglot import exp
 from sqlauc import checks, compose, filters, inputs, sampling
 from sqlauc import render as rendering
 from sqlauc.dialects import Dialect, type_kind
-from sqlauc.dialects.typenames import UNNAMED, is_enum, is_null_type
+from sqlauc.dialects.typenames import UNNAMED, is_binary, is_enum, is_null_type
 from sqlauc.engines import duckdb_csv
 from sqlauc.engines.base import Engine
 from sqlauc.errors import DataError, NotFoundError, SqlaucError, UnsafeInputError, invalid
@@ -104,6 +104,11 @@ def _index_hint(source: Source, options: Options, columns: list[str] | None) -> 
 def _check_types(
     roles: inputs.Roles, kinds: dict[str, str], source: Source, engine: Engine, d: Dialect
 ) -> None:
+    if is_binary(kinds[roles.label], d):
+        raise DataError(
+            f"label column {roles.label!r} of {source.description} has type "
+            f"{kinds[roles.label]} (bytes); {checks.BYTES_LABELS}"
+        )
     for role, name in (
         *(("score", name) for name in roles.scores),
         ("score", roles.score),
@@ -232,8 +237,7 @@ def render(
     label_rule = inputs.label_of_value(b.roles, b.positive, needed, b.dialect, negative)
 
     def build() -> tuple[exp.Select, str]:
-        tree = compose.derive_label(compose.compose(composition, params), label_rule)
-        tree = compose.single_casts(compose.count_forms(tree))
+        tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
         tree = compose.with_input(tree, relation)
         if "model" in needed:
             paired = "baseline_score" in needed  # compare: the baseline named on each row

@@ -25,13 +25,27 @@ _CACHE_SIZE = 256
 
 
 def to_sql(tree: exp.Expr, dialect: Dialect, *, pretty: bool = True) -> str:
-    """Render a query tree in ``dialect`` (comments off, unsupported constructs raise)."""
-    return dialects.adapt(tree, dialect).sql(
-        dialect=dialect.name,
-        pretty=pretty,
-        comments=False,
-        unsupported_level=ErrorLevel.RAISE,
-    )
+    """Render a query tree in ``dialect`` (comments off, unsupported constructs raise).
+
+    A text longer than the dialect's :attr:`~Dialect.query_size_limit` is rendered again
+    with the limit's setting raised to twice its length, for this query only.
+    """
+
+    def render(more: dict[str, int] | None = None) -> str:
+        return dialects.adapt(tree, dialect, more).sql(
+            dialect=dialect.name,
+            pretty=pretty,
+            comments=False,
+            unsupported_level=ErrorLevel.RAISE,
+        )
+
+    text = render()
+    limit = dialect.query_size_limit
+    if limit is not None and isinstance(tree, exp.Select):
+        size = len(text.encode())
+        if size > limit[1]:
+            text = render({limit[0]: 2 * size})
+    return text
 
 
 def _memo(store: dict[Hashable, T], key: Hashable, build: Callable[[], T]) -> T:

@@ -49,6 +49,41 @@ MYSQL_URL = os.environ.get("SQLAUC_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306
 ENGINES = [d.name for d in dialects.records("executed")]
 #: the default AUC formulation of each dialect that has one, from the registry
 DEFAULT_METHOD = {d.name: d.default_method for d in dialects.records() if d.default_method}
+#: the engines of the everyday tier (in process: no server, no JVM); a test that executes on
+#: any other engine is marked ``slow`` (``python -m pytest -m "not slow"`` leaves it out)
+FAST_ENGINES = ("duckdb", "sqlite")
+
+
+def selected_engines() -> tuple[str, ...]:
+    """The engines picked by ``SQLAUC_BACKENDS`` (comma-separated names; unset: every one)."""
+    raw = os.environ.get("SQLAUC_BACKENDS", "").strip()
+    if not raw:
+        return tuple(ENGINES)
+    names = tuple(n.strip() for n in raw.split(",") if n.strip())
+    unknown = [n for n in names if n not in ENGINES]
+    if unknown:
+        raise ValueError(f"SQLAUC_BACKENDS names unknown engines {unknown}; known: {ENGINES}")
+    return names
+
+
+#: the engines this run executes (``SQLAUC_BACKENDS``); tests of the others are deselected
+SELECTED = selected_engines()
+
+
+def engine_marks(name: str) -> list[pytest.MarkDecorator]:
+    """The marks of a test that executes on engine ``name``: ``engine(name)``, and ``slow``
+    unless it is one of :data:`FAST_ENGINES` (tests/conftest.py deselects the engines that
+    ``SQLAUC_BACKENDS`` leaves out and keeps Spark's tests on one xdist worker)."""
+    marks = [pytest.mark.engine(name)]
+    if name not in FAST_ENGINES:
+        marks.append(pytest.mark.slow)
+    return marks
+
+
+def engine_params(names: list[str] | tuple[str, ...] = tuple(ENGINES)) -> list[Any]:
+    """``pytest.param`` per engine, marked by :func:`engine_marks`, for a parametrization or
+    a fixture's ``params`` over engines that the test executes."""
+    return [pytest.param(n, marks=engine_marks(n), id=n) for n in names]
 
 
 class Special:

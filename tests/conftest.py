@@ -10,8 +10,54 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from backends import BACKENDS, ENGINES, SparkBackend, unavailable
+from backends import (
+    BACKENDS,
+    ENGINES,
+    FAST_ENGINES,
+    SELECTED,
+    SparkBackend,
+    engine_params,
+    unavailable,
+)
 from datagen import load, make_data
+
+
+def _engines(item: pytest.Item) -> set[str]:
+    """The engines a test executes: its ``engine`` marks, the engine of its ``backend``
+    (parametrized indirectly too), and Spark when it uses the ``spark`` session."""
+    engines = {mark.args[0] for mark in item.iter_markers("engine")}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "backend" in callspec.params:
+        engines.add(callspec.params["backend"])
+    if "spark" in getattr(item, "fixturenames", ()):
+        engines.add("spark")
+    return engines
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    """The tiers, from the engines each test executes (see tests/backends.py): a test on an
+    engine other than DuckDB/SQLite is ``slow``; one on an engine that ``SQLAUC_BACKENDS``
+    leaves out is deselected; Spark's tests share one xdist worker (one SparkSession)."""
+    grouped = config.pluginmanager.hasplugin("xdist")
+    kept, deselected = [], []
+    for item in items:
+        engines = _engines(item)
+        if engines - set(FAST_ENGINES) and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+        if grouped and "spark" in engines:
+            item.add_marker(pytest.mark.xdist_group("spark"))
+        (deselected if engines - set(SELECTED) else kept).append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+def pytest_report_header(config):
+    left_out = [e for e in ENGINES if e not in SELECTED]
+    if left_out:
+        return f"sqlauc engines: {', '.join(SELECTED)} (SQLAUC_BACKENDS leaves out {left_out})"
+    return f"sqlauc engines: {', '.join(SELECTED)}"
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -68,7 +114,7 @@ def spark():
     session.stop()
 
 
-@pytest.fixture(scope="session", params=ENGINES)
+@pytest.fixture(scope="session", params=engine_params())
 def backend(request):
     """Every executed engine in turn (see tests/backends.py); one connection per session."""
     name = request.param

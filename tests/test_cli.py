@@ -1,4 +1,7 @@
-"""The ``sqlauc`` command, run for real in a subprocess on files the tests create.
+"""The ``sqlauc`` command on files the tests create: run in process (``cli.main``, what the
+console script calls) by :func:`run`, and for real in a subprocess by :func:`run_process` where
+the process itself matters (``python -m sqlauc``, an import blocked by ``PYTHONPATH``, a closed
+pipe, the ``sql`` command per dialect).
 
 Every command, every output format, the error paths and their exit statuses, the plot files,
 and ``--db`` runs against SQLite, a DuckDB file and PostgreSQL (``SQLAUC_TEST_POSTGRES_URL``;
@@ -8,9 +11,11 @@ skipped when unreachable, except under ``CI=true`` where it fails).
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import io
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -19,7 +24,6 @@ import sys
 import tomllib
 import uuid
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
@@ -44,6 +48,50 @@ DIALECTS = dialects.names()
 
 
 def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``sqlauc ARGS`` in this process from folder ``cwd``, as a subprocess would see it: the
+    status ``cli.main`` returns (or exits with), stdout and stderr captured, the warnings
+    filters and the logging of a fresh interpreter (warnings and WARNING records are printed
+    to stderr, not turned into errors or captured by pytest), ``env`` set for the call."""
+    changed = {"SQLAUC_DEBUG": None, **(env or {})}
+    saved = {name: os.environ.get(name) for name in changed}
+    here = os.getcwd()
+    out, err = io.StringIO(), io.StringIO()
+    last_resort = logging.StreamHandler(err)  # what logging's lastResort prints in a child
+    last_resort.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    try:
+        for name, value in changed.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        os.chdir(cwd)
+        root.addHandler(last_resort)
+        with (
+            warnings.catch_warnings(),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
+            try:
+                status = cli.main(list(args))
+            except SystemExit as exit_:  # argparse: --help, usage errors
+                status = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
+    finally:
+        root.removeHandler(last_resort)
+        os.chdir(here)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return subprocess.CompletedProcess(["sqlauc", *args], status, out.getvalue(), err.getvalue())
+
+
+def run_process(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """``python -m sqlauc ARGS`` from the checkout (no install needed), output captured."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     environment.pop("SQLAUC_DEBUG", None)
@@ -221,10 +269,11 @@ def test_pr_csv_equals_sklearn(workdir, frame):
 
 
 @pytest.mark.parametrize(("fmt", "reader", "unbuffered"), [
-    ("table", "head -3", ""),
-    ("json", "head -3", ""),
-    ("csv", "closed at once", ""),
-    ("csv", "closed at once", "1"),  # PYTHONUNBUFFERED=1: sys.stdout writes to the pipe at once
+    pytest.param("table", "head -3", "", marks=pytest.mark.slow),
+    pytest.param("json", "head -3", "", marks=pytest.mark.slow),
+    ("csv", "closed at once", ""),  # the everyday tier's one real pipe
+    # PYTHONUNBUFFERED=1: sys.stdout writes to the pipe at once
+    pytest.param("csv", "closed at once", "1", marks=pytest.mark.slow),
 ])  # fmt: skip
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, fmt, reader, unbuffered):
     """``sqlauc roc ... | head -3``: a curve of 1.5 MB, far more than a pipe holds, so the pipe
@@ -329,8 +378,9 @@ def test_gauc_table_shows_groups_used_and_skipped(workdir):
 @pytest.mark.parametrize("dialect", ["duckdb", "bigquery"])
 def test_sql_subprocess_equals_sqlauc_sql(workdir, dialect):
     args = ["--label", "clicked", "--score", "p", "--where", "day >= 3"]
-    out = ok(run("sql", "gauc", "--table", "analytics.events", "--dialect", dialect,
-                 "--group", "user_id", "--group-weight", "clicks", *args, cwd=workdir))  # fmt: skip
+    out = ok(run_process("sql", "gauc", "--table", "analytics.events", "--dialect", dialect,
+                         "--group", "user_id", "--group-weight", "clicks", *args,
+                         cwd=workdir))  # fmt: skip
     expected = sqlauc.sql(
         "gauc", "analytics.events", dialect=dialect, label="clicked", score="p",
         where="day >= 3", group="user_id", group_weight="clicks",
@@ -415,8 +465,8 @@ def test_plot_without_matplotlib_names_the_extra(workdir, tmp_path):
     blocker = tmp_path / "blocked" / "matplotlib"
     blocker.mkdir(parents=True)
     (blocker / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
-    result = run("roc", "data.parquet", "--plot", str(tmp_path / "x.png"), cwd=workdir,
-                 env={"PYTHONPATH": f"{blocker.parent}{os.pathsep}{ROOT}"})  # fmt: skip
+    result = run_process("roc", "data.parquet", "--plot", str(tmp_path / "x.png"), cwd=workdir,
+                         env={"PYTHONPATH": f"{blocker.parent}{os.pathsep}{ROOT}"})  # fmt: skip
     assert result.returncode == 2
     assert result.stderr == "sqlauc: error: plotting needs matplotlib: pip install 'sqlauc[plot]'\n"
     assert result.stdout == ""
@@ -481,10 +531,8 @@ ERRORS = [
 
 @pytest.fixture(scope="module")
 def error_runs(workdir: Path) -> dict[str, subprocess.CompletedProcess]:
-    """Every error case, run as separate commands a few at a time (they are independent)."""
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {" ".join(a): pool.submit(run, *a, cwd=workdir) for a, _, _ in ERRORS}
-    return {key: future.result() for key, future in futures.items()}
+    """Every error case, each a separate command (in process: one at a time)."""
+    return {" ".join(a): run(*a, cwd=workdir) for a, _, _ in ERRORS}
 
 
 @pytest.mark.parametrize(
@@ -566,6 +614,7 @@ def postgres_table(frame):
         con.close()
 
 
+@pytest.mark.engine("postgres")
 def test_db_postgresql(workdir, frame, postgres_table):
     url = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
     check_db_results(workdir, frame, "--db", url, "--table", postgres_table)

@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import as_csv, as_json, check_image, ok, run
+from test_cli import as_csv, as_json, check_image, ok, run, run_process
 
 import sqlauc
 from sqlauc import cli, dialects
@@ -288,6 +288,7 @@ def postgres_events(workdir):
         con.close()
 
 
+@pytest.mark.engine("postgres")
 @pytest.mark.parametrize("command", ["evaluate", "compare"])
 def test_postgresql_equals_the_file(workdir, postgres_events, command):
     """``--db postgresql+psycopg://``: date and text slices (NULL included) and every value
@@ -436,7 +437,7 @@ def in_workdir(request, monkeypatch):
 
 
 def test_an_error_in_a_subprocess(workdir):
-    result = run("compare", "eval.parquet", "--score", "a", cwd=workdir)
+    result = run_process("compare", "eval.parquet", "--score", "a", cwd=workdir)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("sqlauc: error: compare needs two --score columns")
 
@@ -540,8 +541,9 @@ def test_evaluate_plot_without_matplotlib_names_the_extra(workdir, tmp_path):
     (blocker / "__init__.py").write_text("raise ImportError('No module named matplotlib')\n")
     from test_cli import ROOT
 
-    result = run("evaluate", "eval.parquet", "--score", "a", "--plot", str(tmp_path / "x.png"),
-                 cwd=workdir, env={"PYTHONPATH": f"{blocker.parent}:{ROOT}"})  # fmt: skip
+    result = run_process("evaluate", "eval.parquet", "--score", "a", "--plot",
+                         str(tmp_path / "x.png"), cwd=workdir,
+                         env={"PYTHONPATH": f"{blocker.parent}:{ROOT}"})  # fmt: skip
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "sqlauc: error: plotting needs matplotlib: pip install 'sqlauc[plot]'\n"
     assert not (tmp_path / "x.png").exists()

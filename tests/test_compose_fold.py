@@ -1,4 +1,5 @@
-"""The composer's folding of literal conditions keeps the query's meaning (sqlauc/compose.py)."""
+"""The composer's folding of literal conditions keeps the query's meaning
+(sqlauc/compose/folding.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pandas as pd
 import pytest
-from backends import MYSQL_URL, POSTGRES_URL, unavailable
+from backends import MYSQL_URL, POSTGRES_URL, engine_marks, engine_params, unavailable
 from reference import brute_auc
 
 import sqlauc
@@ -37,7 +37,7 @@ def sqlalchemy_url(kind: str) -> str:
     return MYSQL_URL.replace("mysql://", "mysql+pymysql://", 1)
 
 
-@pytest.fixture(params=["sqlite", "postgres", "mysql"])
+@pytest.fixture(params=engine_params(["sqlite", "postgres", "mysql"]))
 def sa_engine(request, tmp_path):
     """A SQLAlchemy Engine whose database has table ``sqlauc_conn_t`` (dropped after)."""
     if request.param == "sqlite":
@@ -155,6 +155,7 @@ def pg():
     admin.close()
 
 
+@pytest.mark.engine("postgres")
 def test_postgres_transactions_are_left_as_found(pg):
     idle = pg.pq.TransactionStatus.IDLE
     con = pg.connect(POSTGRES_URL)  # transactional (psycopg's default)
@@ -176,6 +177,7 @@ def test_postgres_transactions_are_left_as_found(pg):
     con.close()
 
 
+@pytest.mark.engine("clickhouse")
 def test_chdb_session():
     try:
         from chdb import session as chdb_session
@@ -210,6 +212,7 @@ spark.stop()
 """
 
 
+@pytest.mark.engine("spark")
 def test_spark_connect_session(tmp_path):
     """A Spark Connect session (``SparkSession.builder.remote(...)``) is a spark engine too.
     Run in a subprocess: it starts its own local Connect server and JVM."""
@@ -238,6 +241,7 @@ def test_spark_connect_session(tmp_path):
     assert float(done.stdout.strip().splitlines()[-1]) == pytest.approx(EXPECTED, abs=1e-12)
 
 
+@pytest.mark.engine("mysql")
 def test_a_test_table_whose_insert_fails_is_not_left_behind():
     """The suite's own hygiene: MariaDB cannot store NaN, so the INSERT after a successful
     CREATE TABLE fails; the table is dropped at once and is registered for the session's
@@ -285,7 +289,13 @@ def _dict_row_connection(kind: str):
     return con, run
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgres", "mysql", "mysql-unbuffered"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=engine_marks(k.removesuffix("-unbuffered")), id=k)
+        for k in ["sqlite", "postgres", "mysql", "mysql-unbuffered"]
+    ],
+)
 def test_connections_whose_rows_are_dicts(kind):
     """A connection configured to return rows as dicts (psycopg's row_factory=dict_row,
     PyMySQL's DictCursor, an sqlite3 row_factory), as applications commonly set it up: sqlauc

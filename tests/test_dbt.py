@@ -166,6 +166,7 @@ def materialized(project: Path, query: str) -> pd.DataFrame:
         return con.execute(query).df()
 
 
+@pytest.mark.slow  # a real `dbt build`
 def test_dbt_build_daily_auc_equals_sklearn(dbt_project):
     data = predictions()
     daily = materialized(dbt_project, "SELECT * FROM daily_auc ORDER BY model, day")
@@ -178,6 +179,7 @@ def test_dbt_build_daily_auc_equals_sklearn(dbt_project):
         assert row.n_rows == len(day)
 
 
+@pytest.mark.slow  # a real `dbt build`
 def test_dbt_build_source_auc_equals_sklearn(dbt_project):
     data = predictions()
     overall = materialized(dbt_project, "SELECT auc, n_rows FROM auc_overall")
@@ -186,6 +188,7 @@ def test_dbt_build_source_auc_equals_sklearn(dbt_project):
     assert overall["n_rows"][0] == len(data)
 
 
+@pytest.mark.slow  # a real `dbt build`
 def test_dbt_compiled_model_reads_the_ref(dbt_project):
     """dbt replaced sqlauc's Jinja by the seed's relation (and nothing else was Jinja)."""
     compiled = next((dbt_project / "target" / "compiled").rglob("daily_auc_p_model_a.sql"))

@@ -21,7 +21,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF
+from backends import INF, NAN, NEG_INF, engine_params
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -756,7 +756,7 @@ NOCASE_ROWS = [(1, 0.9, "u1", "Yes"), (0, 0.8, "u1", "No"), (1, 0.3, "U1", "yes"
                (0, 0.7, "u1", "No")]  # fmt: skip
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "sqlite", "postgres"])
+@pytest.mark.parametrize("engine", engine_params(["duckdb", "sqlite", "postgres"]))
 def test_columns_with_a_case_insensitive_collation_keep_values_apart(engine):
     """A string column declared ``COLLATE NOCASE`` compares 'u1' = 'U1' and groups them as one
     value: group and slice keys, and labels, are still compared exactly (as pandas and
@@ -819,6 +819,7 @@ def _mariadb_table(prefix: str, columns: str, rows: list[tuple]) -> Iterator[tup
         con.close()
 
 
+@pytest.mark.engine("mysql")
 def test_mysql_columns_of_another_character_set_are_compared_as_text():
     """MariaDB: string label, group and slice columns are compared by their bytes (its default
     collations fold case, accents and trailing spaces); the bytes of a latin1 column are not
@@ -858,6 +859,7 @@ UUID_ROWS = [(1, 0.9, "00000000-0000-0000-0000-000000000007", "::1"),
              (0, 0.2, "00000000-0000-0000-0000-000000000007", "::ffff:10.0.0.1")]  # fmt: skip
 
 
+@pytest.mark.engine("mysql")
 def test_mariadb_uuid_and_inet6_groups_are_their_text():
     """MariaDB: a UUID or INET6 group column (string-typed to the driver) is grouped and
     returned as the text the driver reads for it ('00000010-0000-...', '::1'), as every
@@ -940,3 +942,56 @@ def test_enum_labels_read_as_text_labels(backend, pos_label):
             sqlauc.auc(backend.con, enum, pos_label=pos_label)
         # the connection still works (PostgreSQL: the transaction is not left aborted)
         assert sqlauc.auc(backend.con, enum, pos_label="good") == pytest.approx(want, abs=TOL)
+
+
+@pytest.mark.parametrize("backend", ["clickhouse"], indirect=True)
+def test_a_query_past_clickhouses_max_query_size_sets_it(backend):
+    """A query text past ClickHouse's 256 KiB ``max_query_size`` (evaluate past ~1,500
+    models; here 100 models with long names) raises the setting for itself instead of a raw
+    "Max query size exceeded"."""
+    rng = np.random.default_rng(30)
+    names = [f"s{i:03d}_" + "x" * 900 for i in range(100)]
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 12), **{n: rng.random(12) for n in names}})
+    table = backend.create(frame)
+    text = sqlauc.sql("evaluate", table, scores=names, con=backend.con)
+    assert len(text.encode()) > 262_144 and "max_query_size" in text
+    got = sqlauc.evaluate(backend.con, table, scores=names, ci=None)
+    want = [roc_auc_score(frame["label"], frame[n]) for n in names]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=1e-12)
+    assert "max_query_size" not in sqlauc.sql("evaluate", table, scores=names[:2], con=backend.con)
+
+
+#: each engine's binary string type (ClickHouse has none: its String holds bytes and text)
+BINARY_TYPES = {"duckdb": "BLOB", "sqlite": "BLOB", "postgres": "BYTEA", "mysql": "BINARY",
+                "spark": "BINARY"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=(
+            "PyMySQL describes a BINARY and a VARCHAR column alike (type code 253) and MariaDB "
+            "compares bytes with text: binary labels are read as text labels there")))
+        if name == "mysql" else name
+        for name in sorted(BINARY_TYPES)
+    ],
+    indirect=True,
+)  # fmt: skip
+def test_bytes_labels_are_refused_alike(backend):
+    """One label rule on every engine: bytes labels (a binary column; NumPy ``S`` arrays)
+    are refused up front as scikit-learn does ("convert the labels to str or int"), whatever
+    the pos_label (DuckDB matched pos_label='b', SQLite did not); text labels without
+    pos_label say that no pos_label was given."""
+    frame = pd.DataFrame({"label": ["a", "b", "a", "b"], "score": [0.1, 0.9, 0.3, 0.2]})
+    name = f"sqlauc_bytes_{os.getpid()}_{len(backend.created)}"
+    table = backend.create(frame, name=name)
+    text = backend.table_expr(name).sql(dialect=backend.dialect)
+    blob = sqlauc.Query(f"SELECT CAST(label AS {BINARY_TYPES[backend.name]}) AS label, score "
+                        f"FROM {text}")  # fmt: skip
+    for pos_label in ({}, {"pos_label": "b"}, {"pos_label": 1}):
+        with pytest.raises(sqlauc.DataError, match="convert the labels to str or int"):
+            sqlauc.auc(backend.con, blob, **pos_label)
+    with pytest.raises(sqlauc.DataError, match=re.escape(
+            "label column 'label' holds ['a', 'b'] and no pos_label was given")):  # fmt: skip
+        sqlauc.auc(backend.con, table)
+    assert sqlauc.auc(backend.con, table, pos_label="b") == 0.75

@@ -100,6 +100,7 @@ def _clickhouse_case(case: tuple[str, dict]) -> object:
     return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=reason))
 
 
+@pytest.mark.engine("clickhouse")
 @pytest.mark.parametrize("case", [_clickhouse_case(c) for c in CASES], ids=[_id(c) for c in CASES])
 def test_clickhouse_reads_the_table_once(clickhouse, case):
     metric, options = case
@@ -159,6 +160,7 @@ def postgres():
     con.close()
 
 
+@pytest.mark.engine("postgres")
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_postgres_reads_the_table_once(postgres, case):
     """PostgreSQL (12+) computes a CTE read twice once: every formulation reads the table
@@ -203,6 +205,7 @@ def mariadb():
     con.close()
 
 
+@pytest.mark.engine("mysql")
 @pytest.mark.parametrize("case", [_mariadb_case(c) for c in CASES], ids=[_id(c) for c in CASES])
 def test_mariadb_reads_the_table_once(mariadb, case):
     """MariaDB computes a CTE once per read: evaluate keeps its diagnostics in the per-score

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # builds and installs a wheel
+
 TEMPLATES = sorted(p.name for p in (ROOT / "sql").glob("*.sql"))
 
 

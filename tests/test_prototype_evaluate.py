@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sqlglot
-from backends import BACKENDS, SparkBackend, unavailable
+from backends import BACKENDS, SparkBackend, engine_params, unavailable
 from reference import delong_ci, delong_paired, delong_variance
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
@@ -143,7 +143,7 @@ def assert_close(got, expected, *, abs_tol, rel_tol=0.0, what=""):
 # --- engines ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=EXECUTED)
+@pytest.fixture(scope="module", params=engine_params(EXECUTED))
 def engine(request):
     name = request.param
     try:

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
     [
         ["ruff", "check", "."],
         ["ruff", "format", "--check", "."],
-        ["mypy"],
+        pytest.param(["mypy"], marks=pytest.mark.slow),  # mypy --strict: a minute
     ],
     ids=["ruff-check", "ruff-format", "mypy"],
 )

@@ -111,6 +111,7 @@ def test_scores_that_are_not_probabilities_leave_those_metrics_out(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert 'data-metric="log_loss"' not in text and 'data-metric="average_precision"' in text
     assert "leaves them out" in text
+    assert '<section id="comparison">' not in text  # one model: nothing to compare
 
 
 def test_the_report_on_every_engine(backend, tmp_path):

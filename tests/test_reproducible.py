@@ -42,6 +42,8 @@ import pytest
 
 import sqlauc
 
+pytestmark = pytest.mark.slow  # ~300 runs over 1M rows
+
 N_ROWS = 1_000_000
 #: 5 runs at each thread count, interleaved (1, 2, 4, 1, 2, 4, ...)
 THREADS = (1, 2, 4) * 5
@@ -301,6 +303,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.engine("clickhouse")
 def test_chdb_same_bits_at_any_thread_count():
     """ClickHouse (chdb) at max_threads 1, 2 and 4, 5 runs each: AUC, GAUC and weighted ROC
     curves (grouped and over rows), unweighted and weighted, and with fractional weights

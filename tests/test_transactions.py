@@ -30,7 +30,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pytest
-from backends import POSTGRES_URL, mysql_params, unavailable
+from backends import POSTGRES_URL, engine_marks, engine_params, mysql_params, unavailable
 from reference import brute_auc
 from test_connections import FRAME, sqlalchemy_url
 
@@ -259,7 +259,9 @@ OPEN = ("INTRANS", 1, True)
 IDLE = ("IDLE", 0, False)
 
 
-@pytest.fixture(params=CALLERS)
+@pytest.fixture(
+    params=[pytest.param(c, marks=engine_marks(c.removeprefix("sa_")), id=c) for c in CALLERS]
+)
 def caller(request, tmp_path) -> Iterator[Caller]:
     kind = request.param
     table = f"sqlauc_txn_{os.getpid()}_{next(_UNIQUE)}"
@@ -377,7 +379,7 @@ class AutocommitCaller(DBAPICaller):
 
 
 @pytest.mark.parametrize("call", ["missing_table", "runtime", "ok"])
-@pytest.mark.parametrize("dialect", ["postgres", "mysql"])
+@pytest.mark.parametrize("dialect", engine_params(["postgres", "mysql"]))
 def test_explicit_transaction_on_autocommit_connection(dialect, call, tmp_path):
     caller = AutocommitCaller(dialect, f"sqlauc_txn_{os.getpid()}_{next(_UNIQUE)}", "")
     try:

@@ -20,6 +20,8 @@ after a window function, in one process; Spark: not guaranteed).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sqlglot import exp
 
 from sqlauc.dialects.dialect import Dialect
@@ -105,10 +107,13 @@ def _unordered_sum(order: exp.Order, dialect: Dialect) -> exp.Expr:
     return exp.Sum(this=value.copy())
 
 
-def adapt(tree: exp.Expr, dialect: Dialect) -> exp.Expr:
-    """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply)."""
+def adapt(
+    tree: exp.Expr, dialect: Dialect, more_settings: Mapping[str, int] | None = None
+) -> exp.Expr:
+    """Return ``tree`` with the dialect's adaptations applied (a copy, if any apply);
+    ``more_settings`` are query settings beyond the dialect's (a query size limit)."""
     renames = dialect.function_names
-    settings = dialect.query_settings
+    settings = {**dialect.query_settings, **(more_settings or {})}
     types = dialect.type_names
     unorder = dialect.sums != "ordered" and any(
         isinstance(node.parent, exp.AggFunc) for node in tree.find_all(exp.Order)

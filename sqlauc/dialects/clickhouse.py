@@ -62,6 +62,8 @@ DIALECT = Dialect(
     # a name resolves to a SELECT alias before a column of the FROM relation, so
     # ``SUM(n_rows) AS n_rows`` would nest aggregates; this gives standard name resolution
     query_settings={"prefer_column_name_to_alias": 1},
+    # a longer query is a raw "Max query size exceeded" unless it raises the limit itself
+    query_size_limit=("max_query_size", 262_144),
     signed_zeros_apart="GROUP BY over a Float64 key holding -0.0 and 0.0 returns two groups",
     nan_signs_apart=(
         "GROUP BY over a Float64 key holding NaNs of either sign (0/0 and sqrt(-1) are negative "

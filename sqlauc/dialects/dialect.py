@@ -69,6 +69,10 @@ class Dialect:
         sqlglot type -> the engine's own type name.
     query_settings
         Query-level settings appended to the outermost SELECT (this query only).
+    query_size_limit
+        ``(setting, bytes)``: the engine refuses a query text longer than ``bytes`` unless the
+        query raises ``setting`` (ClickHouse's ``max_query_size``, 256 KiB, reached past
+        ~1,500 models of evaluate); a longer query sets it for itself, to twice its length.
     default_method
         The formulation ``method="auto"`` always uses for ``auc``, or None (sample or grouped).
     signed_zeros_apart
@@ -183,6 +187,7 @@ class Dialect:
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     type_names: Mapping[exp.DType, str] = field(default_factory=dict)
     query_settings: Mapping[str, int] = field(default_factory=dict)
+    query_size_limit: tuple[str, int] | None = None
     default_method: str | None = None
     signed_zeros_apart: str | None = None
     nan_signs_apart: str | None = None

@@ -31,6 +31,7 @@ DIALECT = Dialect(
         1184: "TIMESTAMPTZ",
         1186: "INTERVAL",
         2950: "UUID",
+        17: "BYTEA",  # bytes: refused as a label (convert to text)
         114: "JSON",
         3802: "JSONB",
     },

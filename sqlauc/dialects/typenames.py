@@ -94,6 +94,16 @@ def is_null_type(type_name: str, dialect: Dialect) -> bool:
     return _unwrapped(type_name, dialect) in _NULL_TYPES
 
 
+#: binary string types (bytes): DuckDB's BLOB, PostgreSQL's BYTEA, MySQL's BINARY/VARBINARY
+#: and BLOBs, Spark's BINARY (ClickHouse's String holds bytes and text alike: text)
+_BINARY = re.compile(r"^(BLOB|BYTEA|BINARY|VARBINARY|TINYBLOB|MEDIUMBLOB|LONGBLOB)(\(.*\))?$")
+
+
+def is_binary(type_name: str, dialect: Dialect) -> bool:
+    """Whether the type holds bytes (a binary string type)."""
+    return bool(_BINARY.match(_unwrapped(type_name, dialect)))
+
+
 def is_enum(type_name: str, dialect: Dialect) -> bool:
     """Whether the type is one of the dialect's :attr:`~Dialect.enum_types`."""
     upper = _unwrapped(type_name, dialect)

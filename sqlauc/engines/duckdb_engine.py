@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
-import uuid
-import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -17,18 +14,19 @@ from sqlglot import exp
 
 from sqlauc import dialects, frames, render
 from sqlauc.dialects import Dialect
-from sqlauc.engines.base import Engine, kept_sorted
+from sqlauc.engines import duckdb_results
+from sqlauc.engines.base import Engine
 from sqlauc.engines.duckdb_csv import check_comments, check_not_empty, header_names
+from sqlauc.engines.duckdb_names import may_be_renamed, parquet_top_level, renamed_from
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
 from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint, query_hint
 
 
 def is_duckdb_connection(con: object) -> bool:
+    """Whether ``con`` is a DuckDB connection."""
     return isinstance(con, duckdb.DuckDBPyConnection)
 
 
-#: The suffix DuckDB appends to a column name that equals an earlier one case-insensitively
-#: (``score`` after ``Score`` becomes ``score_1``; again for a name that then collides).
 #: id(connection) -> [thread id, depth] of the sqlauc calls running on a DuckDB connection
 _IN_USE: dict[int, list[int]] = {}
 _IN_USE_LOCK = threading.Lock()
@@ -61,32 +59,6 @@ def claimed(con: object) -> Iterator[None]:
             holder[1] -= 1
             if not holder[1]:
                 del _IN_USE[key]
-
-
-_RENAME_SUFFIX = re.compile(r"(?:_\d+)+$")
-
-
-def _base(name: str) -> str:
-    return _RENAME_SUFFIX.sub("", name).casefold()
-
-
-def may_be_renamed(names: list[str]) -> bool:
-    """Whether DuckDB may have renamed a column: two names equal once a ``_<n>`` suffix is
-    dropped and case ignored (a cheap test that decides whether to read the source's names)."""
-    bases = [_base(n) for n in names]
-    return len(set(bases)) < len(bases)
-
-
-def renamed_from(own: list[str], names: list[str]) -> bool:
-    """Whether ``names`` (DuckDB's) are ``own`` (the source's) with DuckDB's renaming: the
-    same count, each name kept or given a ``_<n>`` suffix."""
-    if len(own) != len(names):
-        return False
-    return all(
-        name == spelling
-        or (name.startswith(spelling) and _RENAME_SUFFIX.fullmatch(name[len(spelling) :]))
-        for spelling, name in zip(own, names, strict=True)
-    )
 
 
 class DuckDBEngine(Engine):
@@ -213,12 +185,12 @@ class DuckDBEngine(Engine):
     ) -> Any:
         """Run ``sql`` and return every row (fully drained): a list of tuples, or with
         ``frame`` (the positions of the columns to convert) the first row and a DataFrame
-        (:func:`_frame`).
+        (:func:`sqlauc.engines.duckdb_results.frame`).
 
         A small result (``fetch``) runs with ``con.execute``: DuckDB parses and plans the text
-        once, where a relation (``con.sql``) parses and binds it before running it (~2.5 ms
-        more per call on a metric query). A frame is fetched through a relation, as Arrow
-        (:func:`_frame`); a DataFrame source is always read through its relation.
+        once, where a relation (``con.sql``) parses and binds it before running it (a cost per
+        call: bench/README.md). A frame is fetched through a relation, as Arrow; a DataFrame
+        source is always read through its relation.
         """
         with self._errors(source):
             if source.kind == "frame" or frame is not None:
@@ -229,9 +201,13 @@ class DuckDBEngine(Engine):
                 )
                 if rel is None:  # not a query (sqlauc runs SELECTs only)
                     return ((), pd.DataFrame()) if frame is not None else []
-                return _frame(rel, frame, order) if frame is not None else _rows(rel)
+                return (
+                    duckdb_results.frame(rel, frame, order)
+                    if frame is not None
+                    else duckdb_results.rows(rel)
+                )
             self._ensure_idle()
-            return _rows(self.con.execute(sql))
+            return duckdb_results.rows(self.con.execute(sql))
 
     def columns(self, source: Source) -> list[tuple[str, str]]:
         """The columns of ``source``, as DuckDB's binder describes ``SELECT * ... LIMIT 0``.
@@ -329,7 +305,7 @@ class DuckDBEngine(Engine):
                     exp.Table(this=schema)
                 )
                 rows = self.con.sql(query.sql(dialect="duckdb")).fetchall()
-                return _parquet_top_level(rows)
+                return parquet_top_level(rows)
             if call.name == "read_csv":
                 header = header_names(self.con, path)
                 if header is None or len(header) != len(names):
@@ -358,44 +334,6 @@ _UNSUPPORTED_COMPRESSION = re.compile(
 )
 #: The column and the value DuckDB's CSV reader names when it cannot convert a field.
 _UNCONVERTED = re.compile(r'(?:converting column "(.*)"\. )?Could not convert string "(.*?)" to')
-
-
-#: DuckDB types whose Python values ``fetchall`` cuts to microseconds (``datetime``).
-_NANOSECOND_TYPES = frozenset({"TIMESTAMP_NS", "TIMESTAMPTZ_NS"})
-
-
-#: The DuckDB types whose Arrow values differ from ``fetchall``'s, and the conversion.
-_ARROW_TO_FETCHALL: dict[str, Any] = {"UUID": uuid.UUID, "HUGEINT": int, "UHUGEINT": int}
-
-
-def _rows(result: Any) -> list[tuple[Any, ...]]:
-    """Every row of a DuckDB result (a relation, or the connection after ``execute``).
-
-    ``fetchall`` gives a nanosecond timestamp as a ``datetime``, cut to microseconds: group
-    keys 1 ns apart (request times) came back as one value, in rows of their own. A result
-    holding such a column is fetched through Arrow instead, whose values are pandas
-    ``Timestamp``s in nanoseconds; its UUIDs (text in Arrow) and 128-bit integers (decimals
-    in Arrow: a SUM of BIGINTs) are made what ``fetchall`` gives, ``uuid.UUID`` and ``int``.
-    Without pyarrow, ``fetchall``."""
-    kinds = [str(column[1]) for column in result.description or ()]
-    if not _NANOSECOND_TYPES.intersection(kinds):
-        rows: list[tuple[Any, ...]] = result.fetchall()
-        return rows
-    try:
-        import pyarrow  # noqa: F401  (an optional dependency)
-    except ImportError:  # pragma: no cover
-        rows = result.fetchall()
-        return rows
-    with warnings.catch_warnings():
-        # "Arrow output on a DB-API result makes an extra copy": a small result
-        warnings.simplefilter("ignore", UserWarning)
-        table = result.to_arrow_table()
-    columns = [column.to_pylist() for column in table.columns]
-    for position, kind in enumerate(kinds):
-        as_python = _ARROW_TO_FETCHALL.get(kind)
-        if as_python is not None:
-            columns[position] = [None if v is None else as_python(v) for v in columns[position]]
-    return list(zip(*columns, strict=True))
 
 
 def _file_error(source: Source, err: duckdb.Error) -> str:
@@ -435,149 +373,3 @@ def _approx_unique(stats: object) -> int | None:
         return int(found) if isinstance(found, int) else None
     match = re.search(r"Approx Unique: (\d+)", str(stats))
     return int(match.group(1)) if match else None
-
-
-def _frame(
-    rel: duckdb.DuckDBPyRelation, keep: Sequence[int], order: Sequence[int] = ()
-) -> tuple[tuple[Any, ...], pd.DataFrame]:
-    """The relation's first row (every column, as Python values) and its rows as a DataFrame
-    of the columns at the positions ``keep``, fetched as Arrow when pyarrow is installed;
-    with ``order``, sorted by the columns at those positions (ascending, stable, NULL last:
-    DuckDB's ORDER BY), the first row being the first in that order.
-
-    Measured on a 1e6-point ROC curve (DuckDB 2.0): 8% faster and ~90 MB less peak memory than
-    ``df()``. Only the kept columns are converted to pandas (split blocks, each Arrow buffer
-    released once converted): on a 2.9M-point curve 0.11 s instead of 0.24-1.2 s for all 19
-    columns, the diagnostics' DECIMAL sums (NULL but on the origin row) becoming objects.
-    """
-    try:
-        import pyarrow  # an optional dependency
-    except ImportError:
-        whole: pd.DataFrame = rel.df()
-        if not len(whole):
-            return (), whole.iloc[:, list(keep)].set_axis(range(len(keep)), axis=1)
-        at, frame = kept_sorted(whole, keep, order)
-        return tuple(whole.iloc[at]), frame
-    fetch = getattr(rel, "to_arrow_table", None)
-    table = fetch() if fetch is not None else rel.arrow()
-    at = 0
-    kept = table.select(list(keep))
-    permutation = None
-    if order and table.num_rows:
-        runs = _sorted_runs(table.column(order[0])) if len(order) == 1 else None
-        if runs is not None:  # the rows are sorted runs of the key: put the runs in order
-            at = runs[0][0]
-            kept = pyarrow.concat_tables([kept.slice(start, stop - start) for start, stop in runs])
-        else:
-            permutation = _permutation(table, order)
-            at = int(permutation[0])
-    first = tuple(column[at].as_py() for column in table.columns) if table.num_rows else ()
-    if permutation is not None:
-        kept_columns = [kept.column(i) for i in range(kept.num_columns)]
-        del table, kept
-        return first, _taken(kept_columns, permutation)
-    del table
-    result = kept.to_pandas(split_blocks=True, self_destruct=True)
-    assert isinstance(result, pd.DataFrame)
-    return first, result
-
-
-def _permutation(table: Any, order: Sequence[int]) -> Any:
-    """The row numbers of ``table`` sorted by the columns at ``order`` (ascending, stable,
-    NULLs last), a numpy array.
-
-    One integer key without NULLs (a curve's point number) is sorted by numpy's stable sort,
-    a merge sort that finds the runs the rows arrive in: a 2.9M-point curve that DuckDB
-    returns as two interleaved runs (two threads) is ordered in ~14 ms of CPU, against ~68 ms
-    for Arrow's ``sort_indices``. Any other key is Arrow's.
-    """
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if len(order) == 1:
-        column = table.column(order[0])
-        if pa.types.is_integer(column.type) and not column.null_count:
-            return np.argsort(column.to_numpy(), kind="stable")
-    keys = table.select(list(order)).rename_columns([str(i) for i in range(len(order))])
-    # a stable sort, NULLs at the end (Arrow's default)
-    indices = pc.sort_indices(keys, sort_keys=[(n, "ascending") for n in keys.column_names])
-    return indices.to_numpy()
-
-
-def _taken(columns: list[Any], permutation: Any) -> pd.DataFrame:
-    """The Arrow ``columns`` in the row order ``permutation``, as a DataFrame (columns
-    labelled 0, 1, ...).
-
-    A floating-point column, or an integer column without NULLs, is gathered by numpy into
-    memory of its own, what pandas would hold (NaN for a NULL double; the caller may write
-    to it, so the curve needs no further copy); any other column is taken by Arrow and
-    converted as :meth:`pyarrow.Table.to_pandas` converts it. On a 2.9M-point curve: ~50 ms
-    instead of ~97 ms for Arrow's take, the conversion and the copy.
-    """
-    import pyarrow as pa
-
-    out: dict[int, Any] = {}
-    for name, column in enumerate(columns):
-        numeric = pa.types.is_floating(column.type) or (
-            pa.types.is_integer(column.type) and not column.null_count
-        )
-        if numeric:
-            out[name] = column.to_numpy()[permutation]
-        else:
-            table = pa.table({"c": column.take(pa.array(permutation))})
-            out[name] = table.to_pandas(split_blocks=True, self_destruct=True)["c"]
-    return pd.DataFrame(out, copy=False)
-
-
-#: At most this many sorted runs are put in order by slicing (a query's output arrives as
-#: one run per thread or so); more, and the rows are sorted.
-_MAX_RUNS = 64
-
-
-def _sorted_runs(column: Any) -> list[tuple[int, int]] | None:
-    """The ``(start, stop)`` row ranges of ``column`` (an Arrow integer column, no NULLs)
-    whose concatenation, in the order given, is the rows sorted by it, strictly ascending;
-    None when the column is not such a key or its rows are not a few such runs.
-
-    A ROC curve's rows come out of DuckDB as a few runs of consecutive point numbers (one per
-    thread that produced them): putting those runs in order by slicing costs nothing, where a
-    sort and a ``take`` of a 2.9M-point curve cost ~0.14 s.
-    """
-    import numpy as np
-    import pyarrow as pa
-
-    if not pa.types.is_integer(column.type) or column.null_count:
-        return None
-    values = column.to_numpy()
-    breaks = np.flatnonzero(values[1:] <= values[:-1]) + 1
-    if len(breaks) >= _MAX_RUNS:
-        return None
-    bounds = [0, *breaks.tolist(), len(values)]
-    runs = sorted(itertools.pairwise(bounds), key=lambda run: values[run[0]])
-    for (_, stop), (start, _) in itertools.pairwise(runs):
-        if values[stop - 1] >= values[start]:  # two runs overlap: not slices of one order
-            return None
-    return runs
-
-
-def _parquet_top_level(rows: list[tuple[Any, ...]]) -> list[str] | None:
-    """The top-level column names of the first file in ``parquet_schema()`` rows (name,
-    num_children, file_name): the root's children, skipping nested fields."""
-    if not rows:
-        return None
-    first = rows[0][2]
-    schema = [(name, children or 0) for name, children, file in rows if file == first]
-
-    def after(index: int) -> int:  # the index after the subtree rooted at ``index``
-        following = index + 1
-        for _ in range(schema[index][1]):
-            following = after(following)
-        return following
-
-    names: list[str] = []
-    index = 1
-    for _ in range(schema[0][1]):
-        names.append(str(schema[index][0]))
-        index = after(index)
-    return names

@@ -201,8 +201,8 @@ def _legend_rows(series: Sequence[Series], width: int) -> list[list[tuple[Series
     rows: list[list[tuple[Series, float]]] = [[]]
     x = float(LEFT)
     for item in series:
-        size = 26 + CHAR * len(item.name) + 14
-        if rows[-1] and x + size > width - RIGHT:
+        size = 26 + CHAR * len(item.name) + 10
+        if rows[-1] and x + size > width - 4:
             rows.append([])
             x = float(LEFT)
         rows[-1].append((item, x))

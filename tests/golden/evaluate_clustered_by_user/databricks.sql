@@ -54,12 +54,12 @@ WITH sqlauc_input AS (
   SELECT
     *,
     CASE
-      WHEN label = 1 AND NOT score IS NULL
+      WHEN label = 1 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
       THEN CAST(w AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS pos_c,
     CASE
-      WHEN label = 0 AND NOT score IS NULL
+      WHEN label = 0 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
       THEN CAST(w AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS neg_c

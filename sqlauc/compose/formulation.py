@@ -1,0 +1,151 @@
+"""The records the composer reads: a metric's formulations, what to compose, the input's names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+INPUT_RELATION = "sqlauc_input"
+#: The columns of ``sqlauc_input`` (see :mod:`sqlauc.inputs`).
+INPUT_COLUMNS = frozenset(
+    {
+        "label",
+        "label_value",
+        "score",
+        "weight",
+        "grp",
+        "gw",
+        "model",
+        "any_null_score",
+        "baseline_score",
+    }
+)
+#: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
+SLICE_PREFIX = "by_"
+#: The cluster columns of a clustered metric's input (evaluate's ``cluster``): ``cl_1``, ...
+CLUSTER_PREFIX = "cl_"
+#: The first stage of every formulation (identical rows counted once); an overlay may add
+#: columns to it (a ``counted`` step of its own) that its ``per_key`` step sums up.
+COUNTED = "counted"
+#: The key the grouped variant adds to every stage.
+GROUP_KEY = "grp"
+
+Param = bool | str | int | float
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One way of computing a metric: a core template and where the overlays attach.
+
+    Attributes
+    ----------
+    template : str
+        The core template (``sql/<template>.sql``).
+    per_key : str or None
+        The per-key stage (a relation the core reads, e.g. ``score_counts``) that receives the
+        overlays' ``per_key`` columns (COUNT/MIN/MAX/SUM per distinct key).
+    row_totals : str or None
+        For formulations over rows (no per-key stage): the aggregate step over the rows that
+        receives the ``per_key`` columns directly (each row is its own key).
+    totals : tuple of str
+        The aggregate steps that receive the overlays' ``totals`` columns (which add the
+        per-key columns up again); ``""`` is the final SELECT (then the final columns are not
+        appended a second time).
+    stages : tuple of (str, str)
+        Relations the core reads that this formulation provides from a template of its own:
+        ``(("roc_steps", "roc_steps_rows"),)`` makes ``roc_curve.sql`` read the rows
+        formulation's points (a relation not listed is the template of its name).
+    rows : bool
+        Whether the formulation works over rows: the shared stages it reads are made per-row
+        (each input row its own key, see :func:`sqlauc.compose.per_row`).
+    counted_keys : tuple of str
+        Input columns added to the key of the ``counted`` stage only (not to the later
+        stages): compare's ``baseline_score``, which its core groups by beside the score.
+    after_counted : str or None
+        A stage template that reads ``counted`` and that the later stages read in its place
+        (under its own name): evaluate's per-group windows (``evaluate_groups.sql``) carry
+        every column of ``counted`` through ``*`` and add the group's columns, so
+        ``score_counts`` and the overlays read one relation, in one linear chain.
+    weighted : bool
+        Whether the formulation accepts a weight column.
+    uses_negative : bool
+        Whether the formulation uses a negative label known in advance (``:negative_known``).
+    estimate : bool
+        Whether the formulation estimates the metric instead of computing it exactly (the
+        binned AUC, with its certified bounds); the others all give the same number.
+    cluster_steps : tuple of str
+        With cluster keys (:attr:`Composition.cluster_keys`): the steps, beside ``counted``,
+        that are keyed by the clusters too (their GROUP BY and projection; not their windows
+        nor joins): the clustered formulations' per-cluster sums.
+    unshared : Formulation or None
+        The formulation an engine that computes a CTE once per read runs instead
+        (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` unset): compare's join of each row
+        to the per-score placements reads ``counted`` three times, one linear chain there.
+    overlays_apart : bool
+        Whether the overlays' ``per_key`` columns are counted apart, per key of the
+        composition (evaluate's slice and model), in a step of their own over ``counted``
+        (``overlay_counts``), instead of per distinct score in the ``per_key`` stage: the
+        one ``totals`` step then reads its stage's rows and ``overlay_counts``' rows as one
+        relation (a UNION ALL, each side NULL in the other's columns, which every SUM, MIN
+        and MAX skips), so the per-score stage and its window carry only the metric's own
+        columns: the same numbers, a narrower per-score window (bench/README.md). Only for
+        overlays whose per-key columns are counts, MIN and MAX (exact in any order): a per-key
+        SUM of doubles (log loss) summed over a whole slice would depend on the order a
+        parallel engine adds in.
+    """
+
+    template: str
+    per_key: str | None = "score_counts"
+    row_totals: str | None = None
+    totals: tuple[str, ...] = ("totals",)
+    stages: tuple[tuple[str, str], ...] = ()
+    rows: bool = False
+    counted_keys: tuple[str, ...] = ()
+    after_counted: str | None = None
+    weighted: bool = True
+    uses_negative: bool = False
+    estimate: bool = False
+    cluster_steps: tuple[str, ...] = ()
+    overlays_apart: bool = False
+    unshared: Formulation | None = None
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What to compose: a core formulation, its overlays, and how its result is read."""
+
+    formulation: Formulation
+    overlays: tuple[str, ...] = ("diagnostics",)
+    grouped: bool = False
+    #: A condition on the final SELECT's rows: the overlays' final columns are NULL elsewhere
+    #: (the ROC curve carries the diagnostics on its origin row only).
+    final_when: str | None = None
+    #: Relations the core reads that are other compositions (gauc reads group_auc).
+    relations: tuple[tuple[str, Composition], ...] = ()
+    #: The keys added to every stage (``grouped`` adds ``grp``; evaluate adds its slice
+    #: columns and ``model``), outermost first.
+    keys: tuple[str, ...] = ()
+    #: The cluster columns (``cl_1 ..``) keying ``counted`` and the formulation's
+    #: :attr:`Formulation.cluster_steps` (evaluate's and compare's ``cluster=``).
+    cluster_keys: tuple[str, ...] = ()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """The keys added to every stage, outermost first."""
+        return self.keys or ((GROUP_KEY,) if self.grouped else ())
+
+
+#: The step of a formulation with ``overlays_apart``: the overlays' per-key columns per key.
+OVERLAY_COUNTS = "overlay_counts"
+
+
+def for_engine(composition: Composition, *, shared_ctes: bool) -> Composition:
+    """The composition an engine runs: its :attr:`Formulation.unshared` formulation, and
+    without :attr:`Formulation.overlays_apart`, where a CTE read twice is computed twice
+    (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so the table is read once
+    everywhere."""
+    formulation = composition.formulation
+    if not shared_ctes and formulation.unshared is not None:
+        composition = replace(composition, formulation=formulation.unshared)
+        formulation = composition.formulation
+    if shared_ctes or not formulation.overlays_apart:
+        return composition
+    return replace(composition, formulation=replace(formulation, overlays_apart=False))
