@@ -1,10 +1,8 @@
 -- compare_clustered: compare's paired test per (slice, model) with the clustered variance of
 -- Obuchowski (1997) (compare(cluster=...)): one scan of the table.
 --
--- Reads placed: one row per used counted row (paired_joined.sql: each row joined to both
--- models' per-score placements, where the engine computes a CTE read several times once) or
--- per distinct (baseline score, model score, cluster) combination (paired_combos.sql, a
--- linear chain, elsewhere), keyed by the cluster columns cl_1 .. cl_C (Composition.
+-- Reads placed: one row per distinct (baseline score, model score, cluster) combination
+-- (paired_combos.sql, a linear chain), keyed by the cluster columns cl_1 .. cl_C (Composition.
 -- cluster_keys; so is cluster_sums), with its used positives and negatives pos_c, neg_c
 -- (BIGINTs: frequency weights, a weight-k row is k rows of its cluster; non-integer weights
 -- are refused after the query by the check in Python) and the integers row_d1, row_d2

@@ -1,8 +1,6 @@
 -- paired_combos: the rows of compare's clustered test with both models' integer placements,
--- over the distinct (baseline score, model score, cluster) combinations, in one linear chain
--- (what an engine that computes a CTE once per read runs: Dialect.shared_ctes; the others
--- join each row to the per-score placements, paired_joined.sql). Read by
--- compare_clustered.sql as placed.
+-- over the distinct (baseline score, model score, cluster) combinations, in one linear chain.
+-- Read by compare_clustered.sql as placed.
 --
 -- Reads counted keyed by baseline_score and the cluster columns (so is combos:
 -- Formulation.cluster_steps). combos: one row per distinct (s1, s2, cluster) with its used
