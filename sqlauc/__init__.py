@@ -20,12 +20,15 @@ from sqlauc.errors import (
     UnsafeInputError,
 )
 from sqlauc.metrics.auc import auc
+from sqlauc.metrics.calibration_curve import calibration_curve
 from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.metrics.gauc import gauc
 from sqlauc.metrics.group_auc import group_auc
 from sqlauc.metrics.ks import ks
+from sqlauc.metrics.lift_table import lift_table
 from sqlauc.metrics.roc_curve import roc_curve
+from sqlauc.metrics.threshold_metrics import threshold_metrics
 from sqlauc.plot import plot_evaluation, plot_pr, plot_roc
 from sqlauc.report import report
 from sqlauc.results import (
@@ -59,12 +62,14 @@ __all__ = [
     "__version__",
     "auc",
     "average_precision",
+    "calibration_curve",
     "compare",
     "compute",
     "evaluate",
     "gauc",
     "group_auc",
     "ks",
+    "lift_table",
     "plot_evaluation",
     "plot_pr",
     "plot_roc",
@@ -74,4 +79,5 @@ __all__ = [
     "roc_curve",
     "source",
     "sql",
+    "threshold_metrics",
 ]

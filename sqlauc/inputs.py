@@ -36,6 +36,7 @@ import sqlglot
 from sqlglot import exp
 
 from sqlauc.dialects import Dialect, collatable, exact_range, type_class, type_kind
+from sqlauc.dialects.typenames import is_text_key
 from sqlauc.errors import DataError
 from sqlauc.identifiers import column
 
@@ -128,6 +129,8 @@ def exact_text(value: exp.Expr, type_name: str, dialect: Dialect, *, key: bool =
     by its value (MariaDB writes a DOUBLE's shortest round-trip digits, ``0.30000000000000004``
     beside ``0.3``), whereas grouping a string by its folded value merges ``Yes`` and ``yes``.
     """
+    if key and is_text_key(type_name, dialect):
+        return exp.Cast(this=value, to=exp.DataType.build("TEXT"))
     kind = type_kind(type_name, dialect)
     untyped_key = key and type_name == ""
     if dialect.strings_folded is not None and (kind == "string" or untyped_key):

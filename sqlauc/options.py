@@ -24,8 +24,10 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 #: The most score bins ``method="binned"`` takes (``bins=``).
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+#: The binning strategies of :func:`sqlauc.calibration_curve` (scikit-learn's).
+STRATEGIES = ("uniform", "quantile")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
-EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks")
+EVALUATE_METRICS = ("log_loss", "ne", "calibration", "average_precision", "gauc", "ks", "ece")
 #: ... of those, the ones implemented in the one evaluate query so far.
 EVALUATE_METRICS_DONE = EVALUATE_METRICS
 
@@ -85,6 +87,11 @@ class Options:
     bins: int | None = None
     metrics: tuple[str, ...] = ()
     eps: float | None = None
+    n_bins: int = 5
+    strategy: str = "uniform"
+    thresholds: tuple[float, ...] | None = None
+    at_fpr: tuple[float, ...] | None = None
+    at_recall: tuple[float, ...] | None = None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -137,6 +144,20 @@ def _bins(value: Any) -> bool:
         and not isinstance(value, bool)
         and 1 <= int(value) <= MAX_BINS
     )
+
+
+def _numbers(value: Any, *, low: float = 0.0, high: float = 1.0) -> bool:
+    """A real number (not a bool, not NaN; NumPy's too) in [low, high], or a non-empty list or
+    tuple of them."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not values:
+        return False
+    for item in map(plain_scalar, values):
+        if isinstance(item, bool) or not isinstance(item, (int, float)):
+            return False
+        if math.isnan(item) or not low <= item <= high:
+            return False
+    return True
 
 
 def _names(value: Any, *, empty: bool) -> bool:
@@ -209,6 +230,20 @@ CONSTRAINTS: dict[str, Constraint] = {
     "eps": Constraint(
         "a float in (0, 0.5) (the clipping of probabilities in log loss) or None",
         lambda v: v is None or (_fraction(v, closed=False) and v < 0.5),
+    ),
+    "n_bins": Constraint(f"an int in [1, {MAX_BINS:_}]", _bins),
+    "strategy": Constraint(
+        "one of " + ", ".join(repr(s) for s in STRATEGIES), lambda v: v in STRATEGIES
+    ),
+    "thresholds": Constraint(
+        "None, a number or a list of numbers (not NaN)",
+        lambda v: v is None or _numbers(v, low=-math.inf, high=math.inf),
+    ),
+    "at_fpr": Constraint(
+        "None, a number in [0, 1] or a list of them", lambda v: v is None or _numbers(v)
+    ),
+    "at_recall": Constraint(
+        "None, a number in [0, 1] or a list of them", lambda v: v is None or _numbers(v)
     ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "

@@ -188,8 +188,54 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
             relation=source.description,
             source_names=own,
         )
+    if where is not None and engine is not None:
+        _check_filter_runs(where, options.where or "", source, engine, dialect)
     positive = inputs.pos_literal(options.pos_label, label_kind, roles.label)
     return Bound(source, dialect, roles, label_kind, positive, where, columns)
+
+
+def _check_filter_runs(
+    where: exp.Expr, text: str, source: Source, engine: Engine, dialect: Dialect
+) -> None:
+    """A whitelisted function the engine lacks (SQLite has no REVERSE(), no MD5()) is a
+    SqlaucError naming it and the engine, before the metric query: a filter that calls
+    functions is first bound in ``SELECT 1 ... WHERE filter LIMIT 0`` (no row is read); if
+    that fails, each function is tried alone to name the one the engine refuses."""
+    calls = [n for n in where.walk() if isinstance(n, (exp.Func, exp.Interval))
+             and not isinstance(n, (exp.Cast, exp.Case, exp.If))]  # fmt: skip
+    if not calls:
+        return
+
+    def probe(condition: exp.Expr | None, value: exp.Expr | None = None) -> Exception | None:
+        query = exp.select(exp.alias_(value.copy() if value is not None else exp.Literal.number(1),
+                                      "x", quoted=True))  # fmt: skip
+        query = query.from_(source.relation.copy()).limit(0)
+        if condition is not None:
+            query = query.where(condition.copy())
+        try:
+            engine.fetch(rendering.to_sql(query, dialect), source)
+        except SqlaucError:
+            raise
+        except Exception as err:  # the engine's own error: which function, is said below
+            return err
+        return None
+
+    failed = probe(where)
+    if failed is None:
+        return
+    said = next((line.strip() for line in str(failed).splitlines() if line.strip()), "")
+    for call in calls:
+        if probe(None, call) is not None:
+            shown = call.sql(dialect=dialect.name)
+            raise SqlaucError(
+                f"where={text!r} uses {shown[:80]}, which {dialect.title} cannot run (it has "
+                f"no such function, or not for these arguments): spell it with "
+                f"{dialect.title}'s own functions ({dialect.title} said: {said[:200]})"
+            )
+    raise SqlaucError(
+        f"where={text!r} cannot run on {dialect.title}: spell it with {dialect.title}'s own "
+        f"functions ({dialect.title} said: {said[:200]})"
+    )
 
 
 def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sample | None) -> str:

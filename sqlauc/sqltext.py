@@ -55,6 +55,11 @@ def sql(
     bins: int | None = None,
     metrics: str | Sequence[str] | None = None,
     eps: float | None = None,
+    n_bins: int = 5,
+    strategy: str = "uniform",
+    thresholds: float | Sequence[float] | None = None,
+    at_fpr: float | Sequence[float] | None = None,
+    at_recall: float | Sequence[float] | None = None,
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
@@ -91,6 +96,13 @@ def sql(
         read probabilities).
     bins : int, optional
         For ``method="binned"``: the number of score bins on [0, 1] (as in :func:`auc`).
+    n_bins, strategy
+        For ``"calibration_curve"``: as in :func:`sqlauc.calibration_curve` (the query's
+        first row holds the diagnostics and ``n_score_out_of_range``, its bin NULL).
+    thresholds, at_fpr, at_recall
+        For ``"threshold_metrics"``: accepted and validated as in
+        :func:`sqlauc.threshold_metrics`; the query returns every operating point (one row
+        per distinct score, the first +infinity), from which the function picks them.
     scores, by, cluster, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
         baseline), the slice columns named as in ``by``, the p-value computed in the query).
@@ -129,8 +141,9 @@ def sql(
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
-              "level": level, "bins": bins}  # fmt: skip
-    values |= {name: value for name, value in (("metrics", metrics), ("eps", eps))
+              "level": level, "bins": bins, "n_bins": n_bins, "strategy": strategy}  # fmt: skip
+    values |= {name: value for name, value in (("metrics", metrics), ("eps", eps),
+               ("thresholds", thresholds), ("at_fpr", at_fpr), ("at_recall", at_recall))
                if value is not None}  # fmt: skip
     if metric in ("evaluate", "compare"):
         values = {k: v for k, v in values.items() if k != "score"}

@@ -27,6 +27,7 @@ import itertools
 import math
 import os
 import sqlite3
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 from urllib.parse import urlparse
 
@@ -73,11 +74,28 @@ SELECTED = selected_engines()
 def engine_marks(name: str) -> list[pytest.MarkDecorator]:
     """The marks of a test that executes on engine ``name``: ``engine(name)``, and ``slow``
     unless it is one of :data:`FAST_ENGINES` (tests/conftest.py deselects the engines that
-    ``SQLAUC_BACKENDS`` leaves out and keeps Spark's tests on one xdist worker)."""
+    ``SQLAUC_BACKENDS`` leaves out)."""
     marks = [pytest.mark.engine(name)]
     if name not in FAST_ENGINES:
         marks.append(pytest.mark.slow)
     return marks
+
+
+def engine_cases(
+    cases: Iterable[Sequence[Any]], once: Callable[..., bool], engines: Sequence[str] = ENGINES
+) -> list[Any]:
+    """``pytest.param(engine, *case)`` for a parametrization of ``("backend", ...)`` with
+    ``indirect=["backend"]``: every case on DuckDB and SQLite (the exhaustive cases, fast), and
+    on each other engine the cases for which ``once(*case)`` is true, chosen so that the engine
+    proves each formulation once rather than every random case (each engine query costs
+    there: a Spark job, a server round trip)."""
+    cases = [tuple(c) for c in cases]
+    return [
+        pytest.param(e, *c, marks=engine_marks(e), id="-".join(map(str, (e, *c))))
+        for e in engines
+        for c in cases
+        if e in FAST_ENGINES or once(*c)
+    ]
 
 
 def engine_params(names: list[str] | tuple[str, ...] = tuple(ENGINES)) -> list[Any]:
@@ -178,6 +196,12 @@ class Backend:
     unsigned_bigint = "UBIGINT"
 
     con: Any
+
+    @property
+    def exhaustive(self) -> bool:
+        """Whether the tests run every random case and method here (DuckDB, SQLite: fast);
+        the other engines prove each formulation once."""
+        return self.name in FAST_ENGINES
 
     # -- helpers --------------------------------------------------------------------------
     def quoted(self, name: str) -> exp.Identifier:

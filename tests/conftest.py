@@ -34,19 +34,16 @@ def _engines(item: pytest.Item) -> set[str]:
     return engines
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" reads the marks
 def pytest_collection_modifyitems(config, items):
     """The tiers, from the engines each test executes (see tests/backends.py): a test on an
     engine other than DuckDB/SQLite is ``slow``; one on an engine that ``SQLAUC_BACKENDS``
-    leaves out is deselected; Spark's tests share one xdist worker (one SparkSession)."""
-    grouped = config.pluginmanager.hasplugin("xdist")
+    leaves out is deselected."""
     kept, deselected = [], []
     for item in items:
         engines = _engines(item)
         if engines - set(FAST_ENGINES) and not item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.slow)
-        if grouped and "spark" in engines:
-            item.add_marker(pytest.mark.xdist_group("spark"))
         (deselected if engines - set(SELECTED) else kept).append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
@@ -103,7 +100,8 @@ def data_factory():
 
 @pytest.fixture(scope="session")
 def spark():
-    """The suite's one local[2] SparkSession (fails under CI=true when Spark is missing)."""
+    """The local[2] SparkSession of this process (each xdist worker has its own; fails under
+    CI=true when Spark is missing)."""
     from backends import spark_session, unavailable
 
     try:

@@ -644,3 +644,82 @@ def ks_reference(y_pos, scores, weights=None) -> tuple[float, float]:
         if gap > best:
             best, where = gap, t
     return float(best), float(where)
+
+
+def calibration_reference(y_pos, p, weights=None, n_bins=5, strategy="uniform") -> pd.DataFrame:
+    """scikit-learn's calibration_curve with each bin's count; weighted (uniform bins, or
+    quantile edges of the weighted sample) by expanding a weight-k row into k rows when the
+    weights are whole numbers, else (uniform only) by weighted bin sums with sklearn's edges.
+    Returns the frame prob_true, prob_pred, count."""
+    from sklearn.calibration import calibration_curve
+
+    y, s, w = _arrays(y_pos, p, weights)
+    if np.all(w == np.round(w)):
+        reps = w.astype(int)
+        y, s = np.repeat(y, reps), np.repeat(s, reps)
+        true, pred = calibration_curve(y, s, n_bins=n_bins, strategy=strategy)
+        edges = (np.linspace(0, 1, n_bins + 1) if strategy == "uniform"
+                 else np.percentile(s, np.linspace(0, 1, n_bins + 1) * 100))  # fmt: skip
+        counts = np.bincount(np.searchsorted(edges[1:-1], s), minlength=n_bins)
+        return pd.DataFrame({"prob_true": true, "prob_pred": pred,
+                             "count": counts[counts > 0].astype(float)})  # fmt: skip
+    assert strategy == "uniform"
+    bins = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], s)
+    total = np.bincount(bins, weights=w, minlength=n_bins)
+    true = np.bincount(bins, weights=w * y, minlength=n_bins)
+    pred = np.bincount(bins, weights=w * s, minlength=n_bins)
+    used = np.bincount(bins, minlength=n_bins) > 0
+    return pd.DataFrame({"prob_true": true[used] / total[used],
+                         "prob_pred": pred[used] / total[used], "count": total[used]})  # fmt: skip
+
+
+def ece_reference(y_pos, p, weights=None) -> float:
+    """Expected calibration error over calibration_reference's 5 uniform bins:
+    sum_b (count_b / N) |prob_true_b - prob_pred_b|."""
+    bins = calibration_reference(y_pos, p, weights)
+    if bins.empty:
+        return math.nan
+    share = bins["count"] / bins["count"].sum()
+    return float((share * (bins["prob_true"] - bins["prob_pred"]).abs()).sum())
+
+
+def lift_reference(y_pos, scores, weights=None, bins=10) -> pd.DataFrame:
+    """The lift table by walking the distinct scores from the highest (pandas, exact
+    comparisons in rational arithmetic): a score block joins the open bin; bin k closes after
+    the first block whose running rows reach k * T / bins (several k at once when a block is
+    wide: those bins stay empty and are not numbered). A zero-weight row is no row."""
+    y, s, w = _arrays(y_pos, scores, weights)
+    y, s, w = y[w != 0], s[w != 0], w[w != 0]
+    frame = pd.DataFrame({"s": s, "rows": w, "pos": np.where(y, w, 0.0)})
+    blocks = frame.groupby("s", sort=True).sum().iloc[::-1]
+    total = Fraction(0)
+    for value in blocks["rows"]:
+        total += Fraction(value)
+    k, running, current, out = 1, Fraction(0), [], []
+    for score, row in blocks.iterrows():
+        current.append((score, row["rows"], row["pos"]))
+        running += Fraction(row["rows"])
+        closed = False
+        while k < bins and running * bins >= k * total:
+            k, closed = k + 1, True
+        if closed:
+            out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    p_total, t_total = float(blocks["pos"].sum()), float(blocks["rows"].sum())
+    rows, cum_rows, cum_pos = [], 0.0, 0.0
+    for number, members in enumerate(out, start=1):
+        n = sum(m[1] for m in members)
+        pos = sum(m[2] for m in members)
+        cum_rows += n
+        cum_pos += pos
+        rate = pos / n
+        rows.append({"bin": number, "score_low": min(m[0] for m in members),
+                     "score_high": max(m[0] for m in members), "rows": n, "positives": pos,
+                     "rate": rate, "lift": rate / (p_total / t_total) if p_total else math.nan,
+                     "cumulative_rows_share": cum_rows / t_total,
+                     "cumulative_gain": cum_pos / p_total if p_total else math.nan,
+                     "cumulative_lift": (cum_pos / p_total) / (cum_rows / t_total)
+                     if p_total else math.nan})  # fmt: skip
+    return pd.DataFrame(rows)

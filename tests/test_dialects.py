@@ -31,7 +31,25 @@ def _message(function: str, got: str) -> str:
 
 #: type names a driver's type codes may give that are neither numbers nor strings (a score
 #: column of such a type is refused before any query)
-NOT_NUMBERS = {"DATE", "TIME", "TIMETZ", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL", "JSON", "JSONB"}
+NOT_NUMBERS = {
+    "XML",
+    "POINT",
+    "LSEG",
+    "PATH",
+    "BOX",
+    "POLYGON",
+    "LINE",
+    "CIRCLE",
+    "DATE",
+    "TIME",
+    "TIMETZ",
+    "TIMESTAMP",
+    "TIMESTAMPTZ",
+    "INTERVAL",
+    "JSON",
+    "JSONB",
+    "BYTEA",
+}
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r.name for r in RECORDS])

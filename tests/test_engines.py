@@ -8,6 +8,7 @@ test creates, and compares with the independent references: the brute-force pair
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import re
@@ -21,7 +22,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF, engine_params
+from backends import INF, NAN, NEG_INF, engine_cases, engine_params
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -82,7 +83,10 @@ def test_auc_matches_references(backend, seed, n, kind, weights, encoding, rate)
     table = backend.create(data.frame)
     expected = brute_auc(data.y, data.s, data.w)
     assert expected == pytest.approx(roc_auc_score(data.y, data.s, sample_weight=data.w), abs=TOL)
-    for method in methods(backend, data.w is not None):
+    # every formulation on DuckDB and SQLite; the others prove each formulation once in
+    # test_every_formulation_of_every_metric and run these cases with their default method
+    every = methods(backend, data.w is not None) if backend.exhaustive else ["auto"]
+    for method in every:
         call = dict(weight=data.weight, pos_label=data.pos_label, method=method)
         got = sqlauc.auc(backend.con, table, **call)
         assert isinstance(got, float)
@@ -101,9 +105,18 @@ def test_seed_examples(backend, labels, scores, pos_label, exact):
     )
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
-@pytest.mark.parametrize("kind", ["round2", "continuous"])
-@pytest.mark.parametrize("weights", [None, "float"])
+ROC_METHODS = list(sqlauc.metrics.get("roc_curve").formulations)
+
+
+@pytest.mark.parametrize(
+    ("backend", "weights", "kind", "method"),
+    engine_cases(
+        [(w, k, m) for w in (None, "float") for k in ("round2", "continuous") for m in ROC_METHODS],
+        # the other engines: each formulation once, weighted and unweighted
+        once=lambda weights, kind, method: (weights is None) == (kind == "continuous"),
+    ),
+    indirect=["backend"],
+)
 def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     data = make_data(21, 300, kind=kind, weights=weights)
     table = backend.create(data.frame)
@@ -135,11 +148,16 @@ def test_roc_curve_equals_sklearn(backend, weights, kind, method):
     assert area == pytest.approx(brute_auc(data.y, data.s, data.w), abs=TOL)
 
 
-@pytest.mark.parametrize("method", list(sqlauc.metrics.get("roc_curve").formulations))
 @pytest.mark.parametrize(
-    ("kind", "weights"),
-    [("continuous", None), ("few", None), ("round1", "int"), ("continuous", "dyadic"),
-     ("round2", "dyadic")],
+    ("backend", "kind", "weights", "method"),
+    engine_cases(
+        [(k, w, m) for k, w in [("continuous", None), ("few", None), ("round1", "int"),
+                                ("continuous", "dyadic"), ("round2", "dyadic")]
+         for m in ROC_METHODS],
+        # the other engines: each formulation unweighted and with dyadic weights
+        once=lambda kind, weights, method: (kind, weights) in {("few", None), ("round2", "dyadic")},
+    ),
+    indirect=["backend"],
 )  # fmt: skip
 def test_roc_curve_drop_intermediate_equals_sklearn(backend, kind, weights, method):
     """drop_intermediate=True gives scikit-learn's points: the first point kept, a point
@@ -203,8 +221,15 @@ def test_roc_curve_formulations_agree_with_nulls(backend, weights):
         pd.testing.assert_frame_equal(first.curve, other.curve, check_exact=True)
 
 
-@pytest.mark.parametrize("group_weight", ["impressions", "clicks", "uniform", "gw"])
-@pytest.mark.parametrize("weights", [None, "int"])
+@pytest.mark.parametrize(
+    ("backend", "group_weight", "weights"),
+    engine_cases(
+        [(g, w) for g in ("impressions", "clicks", "uniform", "gw") for w in (None, "int")],
+        # the other engines: each group weight once, half of them with row weights
+        once=lambda group_weight, weights: (group_weight in ("clicks", "gw")) == (weights is None),
+    ),
+    indirect=["backend"],
+)
 def test_gauc_matches_reference(backend, group_weight, weights):
     data = make_data(31, 500, kind="round1", weights=weights, groups=9)
     frame = data.frame.assign(y=data.y, gw=(np.arange(len(data.y)) % 4).astype(float))
@@ -995,3 +1020,55 @@ def test_bytes_labels_are_refused_alike(backend):
             "label column 'label' holds ['a', 'b'] and no pos_label was given")):  # fmt: skip
         sqlauc.auc(backend.con, table)
     assert sqlauc.auc(backend.con, table, pos_label="b") == 0.75
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_keys_without_equality_are_grouped_as_text(backend):
+    """PostgreSQL json, point and xml columns have no equality operator ("could not identify
+    an equality operator for type json"): as by= and group= keys they are grouped as their
+    text, and the keys come back as that text."""
+    name = f"sqlauc_keys_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect="postgres")
+    backend.execute(f"CREATE TABLE {table} (label INT, score FLOAT8, j JSON, p POINT, x XML)")
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, '{{\"a\":1}}', '(1,2)', '<a/>'), "
+        "(0, 0.1, '{\"a\":1}', '(1,2)', '<a/>'), (1, 0.4, '{\"a\":2}', '(3,4)', '<b/>'), "
+        "(0, 0.6, '{\"a\":2}', '(3,4)', '<b/>'), (1, 0.7, '{\"a\":1}', '(1,2)', '<a/>')"
+    )
+    reference = backend.reference(name)
+    for key, values in (("j", ['{"a":1}', '{"a":2}']), ("p", ["(1,2)", "(3,4)"]),
+                        ("x", ["<a/>", "<b/>"])):  # fmt: skip
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert got[key].tolist() == values and got["auc"].tolist() == [1.0, 0.0], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert groups[key].tolist() == values and groups["auc"].tolist() == [1.0, 0.0], key
+        assert sqlauc.gauc(backend.con, reference, group=key).gauc == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("backend", ["duckdb", "postgres"], indirect=True)
+def test_infinite_dates_come_back_as_the_extreme_keys(backend):
+    """'infinity'/'-infinity' DATE and TIMESTAMP keys (DuckDB and PostgreSQL hold them) come
+    back as 9999-12-31 / 0001-01-01 on both (psycopg raised "date too large" while reading
+    them), in evaluate and group_auc (gauc worked)."""
+    name = f"sqlauc_inf_{os.getpid()}_{len(backend.created)}"
+    backend.created.append(name)
+    table = backend.table_expr(name).sql(dialect=backend.dialect)
+    backend.execute(f"CREATE TABLE {table} (label INT, score DOUBLE PRECISION, d DATE, "
+                    "t TIMESTAMP)")  # fmt: skip
+    backend.execute(
+        f"INSERT INTO {table} VALUES (1, 0.9, 'infinity', 'infinity'), "
+        "(0, 0.1, 'infinity', 'infinity'), (1, 0.4, '-infinity', '-infinity'), "
+        "(0, 0.6, '-infinity', '-infinity'), (1, 0.7, '2024-06-01', '2024-06-01 10:00'), "
+        "(0, 0.2, '2024-06-01', '2024-06-01 10:00')"
+    )
+    reference = backend.reference(name)
+    days = [datetime.date.min, datetime.date(2024, 6, 1), datetime.date.max]
+    times = [datetime.datetime.min, datetime.datetime(2024, 6, 1, 10), datetime.datetime.max]
+    for key, want in (("d", days), ("t", times)):
+        got = sqlauc.evaluate(backend.con, reference, scores="score", by=key, ci=None)
+        assert [pd.Timestamp(v).to_pydatetime() for v in got[key]] == [
+            pd.Timestamp(v).to_pydatetime() for v in want
+        ], key
+        groups = sqlauc.group_auc(backend.con, reference, group=key)
+        assert len(groups) == 3 and groups["auc"].tolist() == [0.0, 1.0, 1.0], key

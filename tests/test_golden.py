@@ -5,7 +5,7 @@ sqlauc renders every metric for 15 dialects. Six are executed by ``tests/test_en
 Snowflake, Trino, Presto, Redshift, T-SQL, Oracle, Databricks, Hive — are covered here:
 
 1. **Golden files** ``tests/golden/<case>/<dialect>.sql``, one per case of
-   ``tests/golden/regenerate.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
+   ``tests/golden/cases.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
    renders now. After an intended change of the SQL, regenerate them and review the diff::
 
        python tests/golden/regenerate.py
@@ -45,10 +45,8 @@ import structure
 from backends import DEFAULT_METHOD
 from datagen import make_data
 from golden import regenerate
-from golden.regenerate import (
+from golden.cases import (
     CASES,
-    EXECUTED_DIALECTS,
-    GOLDEN_DIALECTS,
     GROUP,
     GROUP_WEIGHT,
     LABEL,
@@ -57,17 +55,21 @@ from golden.regenerate import (
     TABLE,
     WEIGHT,
 )
+from golden.regenerate import EXECUTED_DIALECTS, GOLDEN_DIALECTS
 from reference import (
     FLOAT64_EPS,
     binned_certified_bounds,
     brute_auc,
     brute_roc,
     calibration_ref,
+    calibration_reference,
     delong_ci,
     delong_paired,
     delong_variance,
+    ece_reference,
     gauc_reference,
     ks_reference,
+    lift_reference,
     log_loss_ref,
     normalized_entropy_ref,
     obuchowski_paired,
@@ -492,6 +494,13 @@ TSQL_PLAIN_LOSSY = {
     "ks",
     "ks_rows_weighted",
     "ks_weighted_string_label",
+    "evaluate_ks_ece_weighted_by_day",
+    "calibration_curve",
+    "calibration_curve_quantile_weighted",
+    "lift_table",
+    "lift_table_weighted_string_label",
+    "threshold_metrics",
+    "threshold_metrics_rows_weighted",
 }
 _LOSSY_REASON = (
     "known-lossy reverse mapping: sqlglot reads T-SQL FLOAT (= FLOAT(53), 8 bytes) as its "
@@ -632,7 +641,7 @@ def _check_evaluate_metrics(
         if "average_precision" in asked:
             want = average_precision_score(y, s, sample_weight=w) if y.any() else 0.0
             assert r["average_precision"] == pytest.approx(want, abs=TOL, rel=0), (key, model)
-        probability = {"log_loss", "ne", "calibration"} & set(asked)
+        probability = {"log_loss", "ne", "calibration", "ece"} & set(asked)
         if not probability:
             continue
         if ((s < 0) | (s > 1)).any():
@@ -644,6 +653,7 @@ def _check_evaluate_metrics(
             "log_loss": log_loss_ref(y, s, w, clip),
             "ne": normalized_entropy_ref(y, s, w, clip),
             "calibration": calibration_ref(y, s, w),
+            "ece": ece_reference(y, s, w),
         }
         if eps is None and y.any() and not y.all():
             sk = sk_log_loss(y, s, sample_weight=w, labels=[False, True])
@@ -727,7 +737,7 @@ def test_duckdb_rendering_matches_the_references(events, case):
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
-    if metric in ("auc", "roc_curve", "ks"):
+    if metric in ("auc", "roc_curve", "ks", "calibration_curve", "lift_table", "threshold_metrics"):
         usable = ref[ref["y"].notna() & ref["score"].notna()]
         y_pos, s = usable["y"].to_numpy() == 1, usable["score"].to_numpy()
         w = usable["w"].to_numpy() if weighted else None
@@ -743,6 +753,29 @@ def test_duckdb_rendering_matches_the_references(events, case):
             assert result[0]["auc"] == pytest.approx((low + high) / 2, abs=TOL)
         elif metric == "auc":
             assert result[0]["auc"] == pytest.approx(brute_auc(y_pos, s, w), abs=TOL)
+        elif metric == "calibration_curve":
+            header, bins = result[0], result[1:]
+            if ((s < 0) | (s > 1)).any():
+                assert header["n_score_out_of_range"] > 0
+            else:
+                want = calibration_reference(y_pos, s, w, options.get("n_bins", 5),
+                                             options.get("strategy", "uniform"))  # fmt: skip
+                for column, name in (
+                    ("prob_true",) * 2,
+                    ("prob_pred",) * 2,
+                    ("count", "bin_count"),
+                ):
+                    np.testing.assert_allclose([r[name] for r in bins], want[column], atol=TOL)
+        elif metric == "threshold_metrics":
+            curve = brute_roc(y_pos, s, w)
+            np.testing.assert_allclose([r["tp"] for r in result], curve["tp"], atol=TOL)
+            np.testing.assert_allclose([r["fp"] for r in result], curve["fp"], atol=TOL)
+        elif metric == "lift_table":
+            want = lift_reference(y_pos, s, w, options.get("bins", 10))
+            names = {"rows": "lift_rows", "positives": "lift_positives"}
+            for column in want.columns:
+                got = [r[names.get(column, column)] for r in result[1:]]
+                np.testing.assert_allclose(got, want[column], atol=TOL, err_msg=column)
         elif metric == "ks":
             statistic, threshold = ks_reference(y_pos, s, w)
             assert result[0]["statistic"] == pytest.approx(statistic, abs=TOL)

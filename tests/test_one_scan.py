@@ -37,6 +37,11 @@ CASES = [
     ("compare", {"scores": ("s", "s2"), "by": "d"}),
     *[(m, {"scores": ("s", "s2"), "by": "d", "cluster": "g"})
       for m in ("evaluate", "compare")],
+    *[(m, {"score": "s", "method": f}) for m in ("ks", "threshold_metrics")
+      for f in ("grouped", "rows")],
+    ("calibration_curve", {"score": "s", "strategy": "quantile"}),
+    ("lift_table", {"score": "s", "weight": "w"}),
+    ("evaluate", {"scores": ("s", "s2"), "by": "d", "ci": None, "metrics": ("ks", "ece")}),
 ]  # fmt: skip
 
 #: The formulations ClickHouse reads the table more than once for, with the reason.
@@ -47,6 +52,17 @@ CLICKHOUSE_GAPS = {
     "the ROC curve reads the table 3 times there",
     ("roc_curve", "rows"): "ClickHouse inlines the CTEs read twice (counted, candidates, "
     "totals, tie_blocks): the ROC curve over rows reads the table 5 times there",
+    **{
+        (metric, method): f"ClickHouse inlines the CTEs read twice: {metric} reads the ROC "
+        "curve's stages (roc_steps, totals), which read the table several times there"
+        for metric in ("ks", "threshold_metrics")
+        for method in ("grouped", "rows")
+    },
+    **{
+        (metric, None): f"ClickHouse inlines the CTEs read twice: {metric} reads score_counts "
+        "for its totals and for its bins, so the table twice there"
+        for metric in ("calibration_curve", "lift_table")
+    },
 }
 
 
@@ -130,6 +146,17 @@ MARIADB_GAPS = {
     "once per read: the ROC curve reads the table several times there",
     ("roc_curve", "rows"): "MariaDB computes the CTEs read twice (counted, candidates, totals, "
     "tie_blocks) once per read: the ROC curve over rows reads the table several times there",
+    **{
+        (metric, method): f"MariaDB computes the CTEs read twice once per read: {metric} reads "
+        "the ROC curve's stages (roc_steps, totals), so the table several times there"
+        for metric in ("ks", "threshold_metrics")
+        for method in ("grouped", "rows")
+    },
+    **{
+        (metric, None): f"MariaDB computes the CTEs read twice once per read: {metric} reads "
+        "score_counts for its totals and for its bins, so the table twice there"
+        for metric in ("calibration_curve", "lift_table")
+    },
 }
 
 

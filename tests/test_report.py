@@ -167,6 +167,22 @@ def test_the_command_writes_the_report_and_prints_its_path(demo, tmp_path, capsy
     assert "AUC per day" in out.read_text(encoding="utf-8")
 
 
+def test_sampling_weights_give_no_interval_and_say_why(tmp_path, capsys):
+    """Non-integer weights: no interval and no paired test (evaluate's default), said in the
+    page and on stderr; not an error."""
+    data = tmp_path / "w.parquet"
+    pd.DataFrame({"y": [0, 1, 0, 1, 1, 0, 1, 0], "a": [0.1, 0.9, 0.3, 0.6, 0.4, 0.5, 0.7, 0.2],
+                  "b": [0.2, 0.8, 0.1, 0.7, 0.5, 0.3, 0.4, 0.6],
+                  "w": [1.5, 2, 1, 1, 3, 1, 1, 2.5]}).to_parquet(data)  # fmt: skip
+    out = tmp_path / "r.html"
+    status = main(["report", str(data), "--label", "y", "--score", "a", "--score", "b",
+                   "--weight", "w", "-o", str(out)])  # fmt: skip
+    assert status == 0
+    assert "non-integer weights" in capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    assert "No comparison: weight column" in text and '<section id="comparison">' not in text
+
+
 # ---------------------------------------------------------------------------------------------
 # in a real browser
 

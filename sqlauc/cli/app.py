@@ -9,8 +9,11 @@ Commands (``sqlauc COMMAND --help`` for each one's options)::
     sqlauc gauc SOURCE --group user_id ... [--group-weight impressions|clicks|uniform|COL]
                 [--per-group]
     sqlauc ks   SOURCE --label y --score p [--score p2 ...] [--weight w] [--where "..."]
+    sqlauc calibration SOURCE ... [--bins 5] [--strategy uniform|quantile]
+    sqlauc lift SOURCE ... [--bins 10]
+    sqlauc thresholds SOURCE ... [--threshold 0.5] [--at-fpr 0.01] [--at-recall 0.9]
     sqlauc evaluate SOURCE --score a --score b [--by day] [--ci 0.95 | --no-ci]
-                [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision|ks ...]
+                [--max-fpr 0.1] [--metric log_loss|ne|calibration|average_precision|ks|ece ...]
                 [--metric gauc --group user_id] [--method binned --bins N] [--plot auc.png]
     sqlauc compare  SOURCE --score base --score cand [--by day] [--level 0.95]
     sqlauc report   SOURCE --score a --score b [--by day] [--group user_id]
@@ -45,11 +48,14 @@ import sqlauc
 from sqlauc.cli.arguments import Parser, source_parent
 from sqlauc.cli.commands import (
     add_auc,
+    add_calibration,
     add_compare,
     add_curves,
     add_evaluate,
     add_gauc,
     add_ks,
+    add_lift,
+    add_thresholds,
 )
 from sqlauc.cli.demo import add_demo
 from sqlauc.cli.errors import EXIT_OK, exit_status
@@ -76,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_curves(commands, parent)
     add_gauc(commands, parent)
     add_ks(commands, parent)
+    add_calibration(commands, parent)
+    add_lift(commands, parent)
+    add_thresholds(commands, parent)
     add_evaluate(commands, parent)
     add_compare(commands, parent)
     add_report(commands, parent)

@@ -1,5 +1,6 @@
 """The metric commands: ``auc``, ``gauc``, ``ks``, ``roc`` and ``pr`` (one output row per model),
-and ``evaluate`` and ``compare`` (one row per slice and model, from one query).
+``calibration``, ``lift`` and ``thresholds`` (one per bin or point and model), and ``evaluate``
+and ``compare`` (one row per slice and model, from one query).
 
 Each ``add_*`` function adds a subcommand whose parsed arguments carry its runner
 (``args.run``). The runners open the source (:mod:`sqlauc.cli.connect`), compute one record
@@ -58,6 +59,15 @@ EPILOGS = {
     "ks": _columns_epilog("ks") + ". statistic = max |tpr - fpr| over the exact ROC points "
     "(scipy's ks_2samp statistic); threshold: where it is reached (score >= threshold), the "
     "highest such.",
+    "calibration": _columns_epilog("calibration_curve") + ": "
+    "sklearn.calibration.calibration_curve per non-empty bin (prob_true, prob_pred) and the "
+    "bin's count (weighted with --weight); scores must lie in [0, 1].",
+    "lift": _columns_epilog("lift_table") + ": one row per score bin, highest scores first; "
+    "rows of one score never split (a bin closes at the first distinct-score boundary at or "
+    "past its share of the rows), so tied scores may give fewer, uneven bins.",
+    "thresholds": _columns_epilog("threshold_metrics") + ": the confusion matrix and "
+    "scikit-learn's metrics at score >= threshold, one row per requested point (--threshold, "
+    "--at-fpr, --at-recall; default --threshold 0.5).",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
     "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
     "negatives, n_rows (then clusters, design_effect with --cluster): sqlauc.evaluate's "
@@ -88,6 +98,58 @@ def add_ks(commands: Any, parent: argparse.ArgumentParser) -> None:
     )
     method_option(ks, "ks")
     ks.set_defaults(run=run_summary)
+
+
+def add_calibration(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc calibration``: the calibration (reliability) curve per model."""
+    calibration = commands.add_parser(
+        "calibration",
+        parents=[parent],
+        help="calibration (reliability) curve per model",
+        epilog=EPILOGS["calibration"],
+    )
+    calibration.add_argument(
+        "--bins", type=int, default=5, metavar="N", help="the number of bins (default: 5)"
+    )
+    calibration.add_argument(
+        "--strategy",
+        choices=("uniform", "quantile"),
+        default="uniform",
+        help="equal-width bins on [0, 1] (default) or bins of equal counts",
+    )
+    calibration.set_defaults(run=run_calibration)
+
+
+def add_lift(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc lift``: the lift and cumulative-gain table per model."""
+    lift = commands.add_parser(
+        "lift", parents=[parent], help="lift and cumulative-gain table per model",
+        epilog=EPILOGS["lift"],
+    )  # fmt: skip
+    lift.add_argument(
+        "--bins", type=int, default=10, metavar="N", help="the number of bins (default: 10)"
+    )
+    lift.set_defaults(run=run_lift)
+
+
+def add_thresholds(commands: Any, parent: argparse.ArgumentParser) -> None:
+    """``sqlauc thresholds``: the confusion matrix and its metrics at operating points."""
+    thresholds = commands.add_parser(
+        "thresholds",
+        parents=[parent],
+        help="confusion matrix, precision, recall, F1... at thresholds or operating points",
+        epilog=EPILOGS["thresholds"],
+    )
+    for flag, dest, what in (
+        ("--threshold", "thresholds", "a threshold (score >= T is positive)"),
+        ("--at-fpr", "at_fpr", "the highest-recall point with FPR <= F"),
+        ("--at-recall", "at_recall", "the lowest-FPR point with recall >= R"),
+    ):
+        thresholds.add_argument(
+            flag, dest=dest, type=float, action="append", metavar="X", help=what + " (repeatable)"
+        )
+    method_option(thresholds, "threshold_metrics")
+    thresholds.set_defaults(run=run_thresholds)
 
 
 def add_curves(commands: Any, parent: argparse.ArgumentParser) -> None:
@@ -231,6 +293,48 @@ def run_summary(args: argparse.Namespace) -> None:
                 result = compute(args.command, target, **column_options(args, score),
                                  method=args.method)  # fmt: skip
                 records.append(summary_record(score, result, columns))
+    emit(records, columns, args.format)
+
+
+def run_calibration(args: argparse.Namespace) -> None:
+    """One record per bin and model."""
+    columns = COLUMNS["calibration_curve"]
+    records: list[Record] = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                frame = sqlauc.calibration_curve(target.con, target.table,
+                                                 n_bins=args.bins, strategy=args.strategy,
+                                                 **column_options(args, score))  # fmt: skip
+                records.extend(frame_records(score, frame, columns))
+    emit(records, columns, args.format)
+
+
+def run_lift(args: argparse.Namespace) -> None:
+    """One record per bin and model."""
+    columns = COLUMNS["lift_table"]
+    records: list[Record] = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                frame = sqlauc.lift_table(target.con, target.table, bins=args.bins,
+                                          **column_options(args, score))  # fmt: skip
+                records.extend(frame_records(score, frame, columns))
+    emit(records, columns, args.format)
+
+
+def run_thresholds(args: argparse.Namespace) -> None:
+    """One record per requested point and model."""
+    columns = COLUMNS["threshold_metrics"]
+    records: list[Record] = []
+    with open_target(args) as target:
+        for score in scores(args):
+            with relay_warnings(score):
+                frame = sqlauc.threshold_metrics(
+                    target.con, target.table, thresholds=args.thresholds, at_fpr=args.at_fpr,
+                    at_recall=args.at_recall, method=args.method, **column_options(args, score),
+                )  # fmt: skip
+                records.extend(frame_records(score, frame, columns))
     emit(records, columns, args.format)
 
 

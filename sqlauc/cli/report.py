@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlauc
-from sqlauc.cli.arguments import level_option, pos_label_option, scores, slice_options
+from sqlauc.cli.arguments import pos_label_option, scores, slice_options
 from sqlauc.cli.connect import open_target
 from sqlauc.cli.errors import relay_warnings
 
@@ -38,7 +38,13 @@ def add_report(commands: Any, parent: argparse.ArgumentParser) -> None:
         metavar="COLUMN",
         help="the column whose rows are not independent (user id): clustered intervals",
     )
-    level_option(report)
+    report.add_argument(
+        "--level",
+        type=float,
+        metavar="LEVEL",
+        help="the level of every interval, in (0, 1) (default: 0.95; none with non-integer "
+        "weights, as evaluate)",
+    )
     report.add_argument(
         "-o",
         "--output",
@@ -52,19 +58,12 @@ def add_report(commands: Any, parent: argparse.ArgumentParser) -> None:
 
 def run_report(args: argparse.Namespace) -> None:
     """Write the report of ``args`` and print its path."""
+    # the library's default level unless --level is given: with sampling weights, no
+    # interval (said in the page) rather than an error
+    level = {} if args.level is None else {"level": args.level}
     with open_target(args) as target, relay_warnings():
-        path = sqlauc.report(
-            target.con,
-            target.table,
-            label=args.label,
-            scores=scores(args),
-            by=args.by,
-            group=args.group,
-            cluster=args.cluster,
-            weight=args.weight,
-            where=args.where,
-            level=args.level,
-            path=args.output,
-            **pos_label_option(args),
-        )
+        path = sqlauc.report(target.con, target.table, label=args.label, scores=scores(args),
+                             by=args.by, group=args.group, cluster=args.cluster,
+                             weight=args.weight, where=args.where, path=args.output,
+                             **level, **pos_label_option(args))  # fmt: skip
     print(path)

@@ -63,6 +63,14 @@ class Dialect:
     engine_functions
         Pure scalar functions (lower-case) sqlglot parses as unknown that a ``where=`` filter
         may call.
+    text_keys
+        Type names (regular expressions, upper-case) of columns that have no equality operator
+        (PostgreSQL's ``json``, ``point``, ``xml``): a ``by=`` or ``group=`` key of such a type
+        is grouped and returned as its text.
+    filter_functions
+        sqlglot function class -> the engine's spelling of a whitelisted ``where=`` function it
+        lacks, over ``x`` (SQLite's ``MONTH(day)`` is ``CAST(STRFTIME('%m', day) AS INTEGER)``);
+        ``EXTRACT(unit FROM x)`` of those units too.
     function_names
         sqlglot expression class -> the function name the engine knows.
     type_names
@@ -184,6 +192,8 @@ class Dialect:
     boolean_type: bool = True
     local_data: bool = False
     engine_functions: frozenset[str] = frozenset()
+    filter_functions: Mapping[type[exp.Expr], str] = field(default_factory=dict)
+    text_keys: tuple[str, ...] = ()
     function_names: Mapping[type[exp.Expr], str] = field(default_factory=dict)
     type_names: Mapping[exp.DType, str] = field(default_factory=dict)
     query_settings: Mapping[str, int] = field(default_factory=dict)

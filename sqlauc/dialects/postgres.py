@@ -32,6 +32,15 @@ DIALECT = Dialect(
         1186: "INTERVAL",
         2950: "UUID",
         17: "BYTEA",  # bytes: refused as a label (convert to text)
+        # no equality operator: a key of these types is grouped as its text (text_keys)
+        142: "XML",
+        600: "POINT",
+        601: "LSEG",
+        602: "PATH",
+        603: "BOX",
+        604: "POLYGON",
+        628: "LINE",
+        718: "CIRCLE",
         114: "JSON",
         3802: "JSONB",
     },
@@ -42,6 +51,9 @@ DIALECT = Dialect(
     # pos_label that is not one of its values gets sqlauc's error, not "invalid input value
     # for enum"
     unnamed_label_type="TEXT",
+    # GROUP BY needs an equality operator, which these types lack ("could not identify an
+    # equality operator for type json")
+    text_keys=("JSON", "XML", "POINT", "LSEG", "PATH", "BOX", "POLYGON", "LINE", "CIRCLE"),
     # NUMERIC(p, s) takes a precision up to 1000
     decimal_digits=1000,
     shared_ctes=True,

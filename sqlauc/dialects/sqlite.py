@@ -12,6 +12,18 @@ DIALECT = Dialect(
     drivers=("sqlite3",),
     sqlalchemy_names=("sqlite",),
     engine_functions=frozenset({"date", "datetime", "time", "julianday", "unixepoch"}),
+    # no YEAR(), MONTH(), ...: the parts of its ISO-8601 dates, from strftime
+    filter_functions={
+        exp.Year: "CAST(STRFTIME('%Y', x) AS INTEGER)",
+        exp.Quarter: "(CAST(STRFTIME('%m', x) AS INTEGER) + 2) / 3",
+        exp.Month: "CAST(STRFTIME('%m', x) AS INTEGER)",
+        exp.Day: "CAST(STRFTIME('%d', x) AS INTEGER)",
+        exp.DayOfMonth: "CAST(STRFTIME('%d', x) AS INTEGER)",
+        exp.DayOfYear: "CAST(STRFTIME('%j', x) AS INTEGER)",
+        exp.Hour: "CAST(STRFTIME('%H', x) AS INTEGER)",
+        exp.Minute: "CAST(STRFTIME('%M', x) AS INTEGER)",
+        exp.Second: "CAST(STRFTIME('%S', x) AS INTEGER)",
+    },
     # sqlglot writes DECIMAL as REAL (a double), and a REAL cast to NUMERIC stays a REAL;
     # INTEGER makes a whole number (the counts, whole numbers held in doubles) a 64-bit
     # integer, so the unweighted pair counts (DECIMAL(38, 0) in the templates, the only

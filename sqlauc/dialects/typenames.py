@@ -104,6 +104,12 @@ def is_binary(type_name: str, dialect: Dialect) -> bool:
     return bool(_BINARY.match(_unwrapped(type_name, dialect)))
 
 
+def is_text_key(type_name: str, dialect: Dialect) -> bool:
+    """Whether a key of this type is grouped as its text (:attr:`Dialect.text_keys`)."""
+    upper = _unwrapped(type_name, dialect)
+    return any(re.match(f"^({pattern})$", upper) for pattern in dialect.text_keys)
+
+
 def is_enum(type_name: str, dialect: Dialect) -> bool:
     """Whether the type is one of the dialect's :attr:`~Dialect.enum_types`."""
     upper = _unwrapped(type_name, dialect)

@@ -24,6 +24,8 @@ Other drivers are used as they are (no savepoint, no rollback).
 
 from __future__ import annotations
 
+import datetime
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -127,6 +129,46 @@ _TRANSACTION_PROBES: dict[str, Callable[[Any], bool | None]] = {
 }
 
 
+@functools.cache
+def _psycopg_infinite_loaders() -> dict[str, type]:
+    """psycopg 3 loaders of date, timestamp and timestamptz that read PostgreSQL's
+    ``'infinity'``/``'-infinity'`` as the largest/smallest value Python holds (psycopg's own
+    raise "date too large"): 9999-12-31 and 0001-01-01, as DuckDB returns them."""
+    from psycopg.types.datetime import DateLoader, TimestampLoader, TimestamptzLoader
+
+    def infinite(base: Any, high: Any, low: Any) -> type:
+        def load(self: Any, data: Any) -> Any:
+            text = bytes(data)
+            if text == b"infinity":
+                return high
+            if text == b"-infinity":
+                return low
+            return base.load(self, data)
+
+        return type(f"Infinite{base.__name__}", (base,), {"load": load})
+
+    utc = datetime.UTC
+    return {
+        "date": infinite(DateLoader, datetime.date.max, datetime.date.min),
+        "timestamp": infinite(TimestampLoader, datetime.datetime.max, datetime.datetime.min),
+        "timestamptz": infinite(TimestamptzLoader, datetime.datetime.max.replace(tzinfo=utc),
+                                datetime.datetime.min.replace(tzinfo=utc)),
+    }  # fmt: skip
+
+
+def _psycopg_cursor(cursor: Any) -> None:
+    """Infinite dates and timestamps read as the extreme values (this cursor only)."""
+    adapters = getattr(cursor, "adapters", None)
+    if adapters is None:
+        return
+    for name, loader in _psycopg_infinite_loaders().items():
+        adapters.register_loader(name, loader)
+
+
+#: driver -> what sqlauc sets on each cursor it opens (never on the caller's connection)
+_CURSOR_SETUP: dict[str, Callable[[Any], None]] = {"psycopg": _psycopg_cursor}
+
+
 class DBAPIEngine(Engine):
     """Runs on a DB-API 2.0 connection; reads tables and :class:`sqlauc.Query` subqueries."""
 
@@ -134,6 +176,7 @@ class DBAPIEngine(Engine):
         self.con = con
         self.dialect = dialect
         self._in_transaction = _TRANSACTION_PROBES.get(owner or driver_module(con))
+        self._cursor_setup = _CURSOR_SETUP.get(owner or driver_module(con))
 
     def _run_statement(self, sql: str) -> None:
         cursor = self.con.cursor()
@@ -181,6 +224,8 @@ class DBAPIEngine(Engine):
     def _execute(self, sql: str) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
         with self._guarded():
             cursor = self.con.cursor()
+            if self._cursor_setup is not None:
+                self._cursor_setup(cursor)
             try:
                 cursor.execute(sql)  # one argument: no driver parameter formatting ('%')
                 description = [

@@ -147,4 +147,35 @@ def parse_filter(
             return exp.Column(this=exp.to_identifier(resolve(node.name), quoted=True))
         return node
 
-    return condition.transform(requote, copy=True)
+    return portable(condition.transform(requote, copy=True), dialect)
+
+
+#: EXTRACT's units -> the function of the same part (for Dialect.filter_functions)
+_EXTRACT_UNITS: dict[str, type[exp.Expr]] = {
+    "YEAR": exp.Year, "QUARTER": exp.Quarter, "MONTH": exp.Month, "DAY": exp.Day,
+    "DOY": exp.DayOfYear, "HOUR": exp.Hour, "MINUTE": exp.Minute, "SECOND": exp.Second,
+}  # fmt: skip
+
+
+def portable(condition: exp.Expr, dialect: Dialect) -> exp.Expr:
+    """The condition with each whitelisted function the engine lacks written in its own
+    terms (:attr:`~sqlauc.dialects.Dialect.filter_functions`: SQLite's ``MONTH(day)`` as
+    ``CAST(STRFTIME('%m', day) AS INTEGER)``)."""
+    spellings = dialect.filter_functions
+    if not spellings:
+        return condition
+
+    def rewrite(node: exp.Expr) -> exp.Expr:
+        kind: type[exp.Expr] | None = type(node)
+        argument = node.this if isinstance(node, exp.Func) else None
+        if isinstance(node, exp.Extract):
+            kind, argument = _EXTRACT_UNITS.get(node.name.upper()), node.expression
+        template = spellings.get(kind) if kind is not None else None
+        if template is None or not isinstance(argument, exp.Expr):
+            return node
+        written = sqlglot.parse_one(template, read=dialect.name)
+        return written.transform(
+            lambda n: argument.copy() if isinstance(n, exp.Column) and n.name == "x" else n
+        )
+
+    return condition.transform(rewrite)

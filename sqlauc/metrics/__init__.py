@@ -14,7 +14,18 @@ from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import EVALUATE_METRICS
 
 #: The metric modules, in the order the documentation lists them.
-_MODULES = ("auc", "roc_curve", "group_auc", "gauc", "evaluate", "compare", "ks")
+_MODULES = (
+    "auc",
+    "roc_curve",
+    "group_auc",
+    "gauc",
+    "evaluate",
+    "compare",
+    "ks",
+    "calibration_curve",
+    "lift_table",
+    "threshold_metrics",
+)
 
 
 def names() -> tuple[str, ...]:

@@ -119,7 +119,6 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col", "sample_w")}
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
@@ -134,15 +133,6 @@ SPEC = MetricSpec(
     params=compare_params,
     sampled=False,
     cli_columns=(),
-    examples={
-        "compare_by_day": {**_BASE, "by": ("user_id",), "level": 0.9},
-        "compare_clustered": {**_BASE, "cluster": ("user_id",), "level": 0.9},
-        "compare_weighted": {
-            "label": "clicked",
-            "scores": ("Score", "gw_col"),
-            "weight": "sample_w",
-        },
-    },
 )
 
 

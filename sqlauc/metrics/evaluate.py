@@ -50,7 +50,7 @@ BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", 
 #: scikit-learn's clipping of probabilities for float64 input: ``np.finfo(np.float64).eps``.
 FLOAT64_EPS = 2.0**-52
 #: The metrics that read the score as a probability (a score outside [0, 1] is refused).
-PROBABILITY_METRICS = ("log_loss", "ne", "calibration")
+PROBABILITY_METRICS = ("log_loss", "ne", "calibration", "ece")
 #: metric -> the overlay template that computes it.
 METRIC_OVERLAYS = {
     "log_loss": "evaluate_log_loss",
@@ -59,6 +59,7 @@ METRIC_OVERLAYS = {
     "average_precision": "evaluate_average_precision",
     "gauc": "evaluate_gauc",
     "ks": "evaluate_ks",
+    "ece": "evaluate_ece",
 }
 #: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
 #: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
@@ -102,6 +103,10 @@ CLUSTERED = Formulation(
 )
 #: The columns cluster= adds (evaluate and compare), last.
 CLUSTER_COLUMNS = ("clusters", "design_effect")
+
+
+#: ece's inner bin edges (sql/evaluate_ece.sql): np.linspace(0, 1, 6)[1:-1], i * (1 / 5).
+ECE_EDGES: dict[str, Param] = {f"ece_edge_{i}": i * (1.0 / 5) for i in range(1, 5)}
 
 
 def metric_overlays(options: Options) -> tuple[str, ...]:
@@ -181,6 +186,7 @@ def evaluate_params(options: Options) -> dict[str, Param]:
         "partial": options.max_fpr is not None,
         "max_fpr": float(options.max_fpr) if options.max_fpr is not None else 1.0,
         "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
+        **ECE_EDGES,
     }
 
 
@@ -349,7 +355,6 @@ def warn_rows(count: int, total: int, what: str) -> None:
         checks.warn(f"{count} of {total} (slice, model) rows {what}", UndefinedMetricWarning)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
@@ -385,58 +390,6 @@ SPEC = MetricSpec(
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
-    examples={
-        "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
-        "evaluate_rows_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95, "method": "rows"},
-        "evaluate_one_score_weighted_pauc": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "ci": 0.9,
-            "max_fpr": 0.1,
-        },
-        "evaluate_binned_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "method": "binned",
-            "bins": 1000,
-        },
-        "evaluate_metrics_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "metrics": ("log_loss", "ne", "calibration", "average_precision"),
-        },
-        "evaluate_gauc_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "group": "gw_col",
-            "group_weight": "clicks",
-            "ci": None,
-            "metrics": ("gauc", "average_precision"),
-        },
-        "evaluate_clustered_by_user": {
-            "label": "clicked",
-            "scores": ("Score", "gw_col"),
-            "weight": "sample_w",
-            "cluster": ("user_id",),
-        },
-        "evaluate_ks_weighted_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "weight": "sample_w",
-            "ci": None,
-            "metrics": ("ks",),
-        },
-        "evaluate_weighted_log_loss_eps": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "metrics": ("log_loss",),
-            "eps": 1e-12,
-        },
-    },
 )
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlauc.metrics.evaluate import as_names
 from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, PosLabel, invalid
-from sqlauc.report.build import Request, collect
+from sqlauc.report.binned import collect_bins
+from sqlauc.report.build import Request, collect, warn_again
 from sqlauc.report.page import document
 
 __all__ = ["report"]
@@ -41,12 +42,16 @@ def report(
     interval, GAUC with ``group``, log loss, NE, calibration, average precision, and the
     other metrics evaluate has, with the class counts); each model compared with the first
     (:func:`sqlauc.compare`: the difference, its interval, the p-value, in words too); the ROC
-    and precision-recall curves of every model; the AUC per slice of ``by`` with its interval
-    band; where the rows come from, how many were read, used and left out and why; and the
-    exact SQL behind every number (:func:`sqlauc.sql`), to paste into a BI tool.
+    and precision-recall curves of every model; the reliability diagram and the score
+    distributions of positives and negatives (:func:`sqlauc.calibration_curve`, for
+    probabilities); lift and cumulative gain (:func:`sqlauc.lift_table`); the AUC per slice of
+    ``by`` with its interval band; where the rows come from, how many were read, used and left
+    out and why; and the exact SQL behind every number (:func:`sqlauc.sql`), to paste into a
+    BI tool.
 
-    Every number is computed in the database by sqlauc's queries (one per table and one
-    curve query per model; no row is fetched). The file needs nothing else: styles inline,
+    Every number is computed in the database by sqlauc's queries (evaluate and compare once
+    each, and a few small queries per model: the full ROC curve, the lift table, the
+    calibration bins); no row is fetched. The file needs nothing else: styles inline,
     charts inline SVG, no script, no request to any network when opened (its
     Content-Security-Policy forbids any). A model has the same colour in every chart.
     Curves are thinned for drawing (at most 400 points each); the tables keep the exact
@@ -99,6 +104,8 @@ def report(
         con, table, label, names, slices, group, cluster, weight, where, pos_label, level
     )
     review = collect(request)
+    collect_bins(review)
+    warn_again(review)
     target = Path(path)
     target.write_text(document(review), encoding="utf-8")
     return target

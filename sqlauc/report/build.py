@@ -21,7 +21,7 @@ from sqlauc.errors import DataError
 from sqlauc.metrics.compare import compare
 from sqlauc.metrics.evaluate import evaluate
 from sqlauc.options import EVALUATE_METRICS, PosLabel
-from sqlauc.plot import display_points
+from sqlauc.plot.points import display_points
 from sqlauc.results import Diagnostics
 from sqlauc.sources import Query, resolve
 from sqlauc.sqltext import sql
@@ -80,9 +80,11 @@ class Review:
     metrics: tuple[str, ...]
     summary: pd.DataFrame
     comparison: pd.DataFrame | None = None
-    gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
+    calibration: dict[str, pd.DataFrame] = field(default_factory=dict)
+    histograms: dict[str, pd.DataFrame] = field(default_factory=dict)
+    lift: dict[str, pd.DataFrame] = field(default_factory=dict)
     queries: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     caught: list[warnings.WarningMessage] = field(default_factory=list)
@@ -243,6 +245,10 @@ def collect(request: Request) -> Review:
     for score in request.scores:
         model_curves(review, score)
     slice_models(review)
-    for item in review.caught:  # once more, for the caller
-        warnings.warn(str(item.message), item.category, stacklevel=3)
     return review
+
+
+def warn_again(review: Review) -> None:
+    """The warnings the queries raised, once more for the caller (each once)."""
+    for item in review.caught:
+        warnings.warn(str(item.message), item.category, stacklevel=3)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from html import escape
 
 from sqlauc._version import __version__
-from sqlauc.report import sections
+from sqlauc.report import binned, sections
 from sqlauc.report.build import Review, describe_source
 
 STYLE = """
@@ -20,8 +20,8 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 0 0 10px; }
 h3 { font-size: 14px; margin: 12px 0 4px; }
 nav a { margin-right: 14px; color: #0b5cad; text-decoration: none; font-size: 13px; }
-main { max-width: 960px; margin: 0 auto; padding: 8px 20px 40px; }
-header > * { max-width: 960px; margin-left: auto; margin-right: auto; }
+main { max-width: 1080px; margin: 0 auto; padding: 8px 20px 40px; }
+header > * { max-width: 1080px; margin-left: auto; margin-right: auto; }
 section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: 16px 18px;
           margin: 14px 0; }
 .lede, .note { color: #555; font-size: 13px; }
@@ -63,6 +63,9 @@ SECTIONS: tuple[Section, ...] = (
     ("summary", "Summary", sections.summary),
     ("comparison", "Comparison with the first model", sections.comparison),
     ("curves", "ROC and precision-recall curves", sections.curves),
+    ("calibration", "Calibration", binned.calibration),
+    ("lift", "Lift and cumulative gain", binned.lift),
+    ("distributions", "Score distributions", binned.distributions),
     ("slices", "AUC per slice", sections.slices),
     ("data", "Data", sections.data),
     ("sql", "SQL behind the numbers", sections.queries),

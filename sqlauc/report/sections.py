@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from sqlauc.plot import _slice_label
+from sqlauc.plot.evaluation import _slice_label
 from sqlauc.report.build import Review, describe_source
 from sqlauc.report.charts import GREY, Axes, Series, chart, colour
 from sqlauc.report.words import cell, count, interval, number, verdict
@@ -89,8 +89,6 @@ def summary_columns(review: Review) -> list[Column]:
         ]
     if "gauc" in frame:
         columns.append(("GAUC", f"AUC per {review.request.group}, averaged", _metric("gauc")))
-    if "gauc_low" in frame:
-        columns.append((f"GAUC {percent} CI", "over the groups", _interval("gauc")))
     columns += [(*METRIC_HEADINGS[m], _metric(m)) for m in METRIC_HEADINGS if m in frame]
     columns += [
         ("positives", "", _count("positives")),
@@ -116,7 +114,7 @@ def summary(review: Review) -> str:
 
 
 def comparison_columns(frame: pd.DataFrame, metric: str, percent: str) -> list[Column]:
-    """The columns of a comparison table after the two models (``metric``: AUC or GAUC)."""
+    """The columns of a comparison table after the two models (``metric``: AUC)."""
     name = metric.lower()
     columns: list[Column] = [
         (f"{metric} baseline", "", _metric(f"{name}_baseline")),
@@ -132,8 +130,6 @@ def comparison_columns(frame: pd.DataFrame, metric: str, percent: str) -> list[C
             ("design effect", "clustered variance / row-level variance",
              _metric("design_effect", 2)),
         ]  # fmt: skip
-    if "groups" in frame.columns:
-        columns.append(("groups", "groups with both classes in both models", _count("groups")))
     return columns
 
 
@@ -163,25 +159,19 @@ def _comparison_block(review: Review, frame: pd.DataFrame, metric: str, how: str
 
 
 def comparison(review: Review) -> str | None:
-    """Each model against the first: the difference of AUC (and of GAUC with a group), its
-    interval, the p-value, in words."""
-    blocks = []
+    """Each model against the first: the difference of AUC, its interval, the p-value, in
+    words."""
     frame = review.comparison
-    if frame is not None and not frame.empty:
-        cluster = escape(str(review.request.cluster))
-        how = (
-            f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
-            "(Obuchowski 1997)"
-            if "design_effect" in frame.columns
-            else "paired DeLong test on the rows both score, rows independent"
-        )
-        blocks.append(_comparison_block(review, frame, "AUC", how))
-    frame = review.gauc_comparison
-    if frame is not None and not frame.empty:
-        group = escape(str(review.request.group))
-        how = f"paired test over the <code>{group}</code> groups both models use"
-        blocks.append(_comparison_block(review, frame, "GAUC", how))
-    return "".join(blocks) or None
+    if frame is None or frame.empty:
+        return None
+    cluster = escape(str(review.request.cluster))
+    how = (
+        f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
+        "(Obuchowski 1997)"
+        if "design_effect" in frame.columns
+        else "paired DeLong test on the rows both score, rows independent"
+    )
+    return _comparison_block(review, frame, "AUC", how)
 
 
 def _p_text(value: Any) -> str:

@@ -14,36 +14,35 @@ WITH sqlauc_input AS (
     END AS score
   FROM (
     SELECT
-      CASE WHEN "clicked" IS NULL THEN NULL WHEN "clicked" = 1 THEN 1 ELSE 0 END AS label,
+      CAST("clicked" = 1 AS INTEGER) AS label,
       "clicked" AS label_value,
-      CAST("sample_w" AS BINARY_DOUBLE) AS weight,
+      CAST("sample_w" AS DOUBLE PRECISION) AS weight,
       "Score" AS score_1,
       "gw_col" AS score_2,
       CASE WHEN "Score" IS NULL OR "gw_col" IS NULL THEN 1 ELSE 0 END AS any_null_score,
       "user_id" AS by_1
     FROM "analytics"."events"
-  ) sqlauc_rows
+  ) AS sqlauc_rows
   CROSS JOIN (
     SELECT
       1 AS model
-    FROM dual
     UNION ALL
     SELECT
       2 AS model
-    FROM dual
-  ) sqlauc_models
+  ) AS sqlauc_models
 ), counted AS (
   SELECT
     by_1,
     model,
     score,
     label_value,
-    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
+    CAST(label_value = 1 AS INTEGER) AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
     COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
-    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score,
+    CASE WHEN score > CAST(0.2 AS DOUBLE PRECISION) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.4 AS DOUBLE PRECISION) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.6000000000000001 AS DOUBLE PRECISION) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.8 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS ece_bin
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -78,7 +77,53 @@ WITH sqlauc_input AS (
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
-    SUM(n_any_null_score) AS n_rows_null_score
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(CASE WHEN score < 0 OR score > 1 THEN n_rows ELSE 0 END) AS n_score_out_of_range,
+    SUM(
+      CASE
+        WHEN ece_bin = 0 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE PRECISION) - CAST(score AS DOUBLE PRECISION)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_0,
+    SUM(
+      CASE
+        WHEN ece_bin = 1 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE PRECISION) - CAST(score AS DOUBLE PRECISION)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_1,
+    SUM(
+      CASE
+        WHEN ece_bin = 2 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE PRECISION) - CAST(score AS DOUBLE PRECISION)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_2,
+    SUM(
+      CASE
+        WHEN ece_bin = 3 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE PRECISION) - CAST(score AS DOUBLE PRECISION)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_3,
+    SUM(
+      CASE
+        WHEN ece_bin = 4 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE PRECISION) - CAST(score AS DOUBLE PRECISION)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_4
   FROM counted
   GROUP BY
     by_1,
@@ -107,14 +152,14 @@ WITH sqlauc_input AS (
 ), segments AS (
   SELECT
     *,
-    (
+    CAST((
       neg_ge - neg_w
-    ) / NULLIF(n_total, 0) AS x0,
-    neg_ge / NULLIF(n_total, 0) AS x1,
-    (
+    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x0,
+    CAST(neg_ge AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x1,
+    CAST((
       pos_ge - pos_w
-    ) / NULLIF(p_total, 0) AS y0,
-    pos_ge / NULLIF(p_total, 0) AS y1
+    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y0,
+    CAST(pos_ge AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y1
   FROM class_totals
 ), roc_segments AS (
   SELECT
@@ -123,12 +168,12 @@ WITH sqlauc_input AS (
 ), placed AS (
   SELECT
     *,
-    (
+    CAST((
       n_total - neg_ge + 0.5 * neg_w
-    ) / NULLIF(n_total, 0) AS v10,
-    (
+    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS v10,
+    CAST((
       pos_ge - 0.5 * pos_w
-    ) / NULLIF(p_total, 0) AS v01
+    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS v01
   FROM roc_segments
 ), wrong_running AS (
   SELECT
@@ -144,9 +189,9 @@ WITH sqlauc_input AS (
 ), centred AS (
   SELECT
     *,
-    (
+    CAST((
       p_total * n_total - MAX(wrong_ge) OVER (PARTITION BY by_1, model)
-    ) / NULLIF(p_total * n_total, 0) AS theta
+    ) AS DOUBLE PRECISION) / NULLIF(p_total * n_total, 0) AS theta
   FROM wrong_running
 ), terms AS (
   SELECT
@@ -167,7 +212,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     SUM(pos_w * (
-      neg_ge - neg_w / 2.0
+      neg_ge - CAST(neg_w AS DOUBLE PRECISION) / 2.0
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
@@ -185,7 +230,13 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
-    MAX(ABS(y1 - x1)) AS ks_gap
+    SUM(n_score_out_of_range) AS n_score_out_of_range,
+    MAX(ABS(y1 - x1)) AS ks_gap,
+    SUM(ece_gap_0) AS ece_gap_0,
+    SUM(ece_gap_1) AS ece_gap_1,
+    SUM(ece_gap_2) AS ece_gap_2,
+    SUM(ece_gap_3) AS ece_gap_3,
+    SUM(ece_gap_4) AS ece_gap_4
   FROM terms
   GROUP BY
     by_1,
@@ -195,22 +246,22 @@ WITH sqlauc_input AS (
     *,
     CASE
       WHEN positives > 0 AND negatives > 0
-      THEN (
+      THEN CAST((
         positives * negatives - u_complement
-      ) / (
+      ) AS DOUBLE PRECISION) / (
         positives * negatives
       )
     END AS theta,
     SQRT(
       CASE
-        WHEN pos_ss / NULLIF((
+        WHEN CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
           positives - 1
-        ) * positives, 0) + neg_ss / NULLIF((
+        ) * positives, 0) + CAST(neg_ss AS DOUBLE PRECISION) / NULLIF((
           negatives - 1
         ) * negatives, 0) >= 0
-        THEN pos_ss / NULLIF((
+        THEN CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
           positives - 1
-        ) * positives, 0) + neg_ss / NULLIF((
+        ) * positives, 0) + CAST(neg_ss AS DOUBLE PRECISION) / NULLIF((
           negatives - 1
         ) * negatives, 0)
       END
@@ -231,18 +282,22 @@ SELECT
   NULL AS pauc,
   positives,
   negatives,
-  CAST(n_rows AS INT) AS n_rows,
-  CAST(n_used AS INT) AS n_used,
-  CAST(n_excluded AS INT) AS n_excluded,
-  CAST(n_null_label AS INT) AS n_null_label,
-  CAST(n_null_score AS INT) AS n_null_score,
-  CAST(n_nonfinite_score AS INT) AS n_nonfinite_score,
-  CAST(n_bad_weight AS INT) AS n_bad_weight,
+  CAST(n_rows AS BIGINT) AS n_rows,
+  CAST(n_used AS BIGINT) AS n_used,
+  CAST(n_excluded AS BIGINT) AS n_excluded,
+  CAST(n_null_label AS BIGINT) AS n_null_label,
+  CAST(n_null_score AS BIGINT) AS n_null_score,
+  CAST(n_nonfinite_score AS BIGINT) AS n_nonfinite_score,
+  CAST(n_bad_weight AS BIGINT) AS n_bad_weight,
   0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score,
-  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks
+  n_score_out_of_range,
+  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks,
+  CAST((
+    ABS(ece_gap_0) + ABS(ece_gap_1) + ABS(ece_gap_2) + ABS(ece_gap_3) + ABS(ece_gap_4)
+  ) AS DOUBLE PRECISION) / NULLIF(positives + negatives, 0) AS ece
 FROM delong_interval

@@ -14,14 +14,14 @@ WITH sqlauc_input AS (
     END AS score
   FROM (
     SELECT
-      CAST("clicked" = 1 AS INTEGER) AS label,
-      "clicked" AS label_value,
-      CAST("sample_w" AS DOUBLE PRECISION) AS weight,
-      "Score" AS score_1,
-      "gw_col" AS score_2,
-      CASE WHEN "Score" IS NULL OR "gw_col" IS NULL THEN 1 ELSE 0 END AS any_null_score,
-      "user_id" AS by_1
-    FROM "analytics"."events"
+      CAST(`clicked` = 1 AS INT) AS label,
+      `clicked` AS label_value,
+      CAST(`sample_w` AS DOUBLE) AS weight,
+      `Score` AS score_1,
+      `gw_col` AS score_2,
+      CASE WHEN `Score` IS NULL OR `gw_col` IS NULL THEN 1 ELSE 0 END AS any_null_score,
+      `user_id` AS by_1
+    FROM `analytics`.`events`
   ) AS sqlauc_rows
   CROSS JOIN (
     SELECT
@@ -36,12 +36,13 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    CAST(label_value = 1 AS INTEGER) AS label,
+    CAST(label_value = 1 AS INT) AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
     COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
-    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score,
+    CASE WHEN score > CAST(0.2 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.4 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.6000000000000001 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.8 AS DOUBLE) THEN 1 ELSE 0 END AS ece_bin
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -76,7 +77,53 @@ WITH sqlauc_input AS (
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
-    SUM(n_any_null_score) AS n_rows_null_score
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(CASE WHEN score < 0 OR score > 1 THEN n_rows ELSE 0 END) AS n_score_out_of_range,
+    SUM(
+      CASE
+        WHEN ece_bin = 0 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_0,
+    SUM(
+      CASE
+        WHEN ece_bin = 1 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_1,
+    SUM(
+      CASE
+        WHEN ece_bin = 2 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_2,
+    SUM(
+      CASE
+        WHEN ece_bin = 3 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_3,
+    SUM(
+      CASE
+        WHEN ece_bin = 4 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_4
   FROM counted
   GROUP BY
     by_1,
@@ -87,12 +134,12 @@ WITH sqlauc_input AS (
     *,
     SUM(pos_w) OVER (
       PARTITION BY by_1, model
-      ORDER BY score DESC NULLS LAST
+      ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS pos_ge,
     SUM(neg_w) OVER (
       PARTITION BY by_1, model
-      ORDER BY score DESC NULLS LAST
+      ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_ge
   FROM score_counts
@@ -105,14 +152,14 @@ WITH sqlauc_input AS (
 ), segments AS (
   SELECT
     *,
-    CAST((
+    (
       neg_ge - neg_w
-    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x0,
-    CAST(neg_ge AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS x1,
-    CAST((
+    ) / NULLIF(n_total, 0) AS x0,
+    neg_ge / NULLIF(n_total, 0) AS x1,
+    (
       pos_ge - pos_w
-    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y0,
-    CAST(pos_ge AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS y1
+    ) / NULLIF(p_total, 0) AS y0,
+    pos_ge / NULLIF(p_total, 0) AS y1
   FROM class_totals
 ), roc_segments AS (
   SELECT
@@ -121,12 +168,12 @@ WITH sqlauc_input AS (
 ), placed AS (
   SELECT
     *,
-    CAST((
+    (
       n_total - neg_ge + 0.5 * neg_w
-    ) AS DOUBLE PRECISION) / NULLIF(n_total, 0) AS v10,
-    CAST((
+    ) / NULLIF(n_total, 0) AS v10,
+    (
       pos_ge - 0.5 * pos_w
-    ) AS DOUBLE PRECISION) / NULLIF(p_total, 0) AS v01
+    ) / NULLIF(p_total, 0) AS v01
   FROM roc_segments
 ), wrong_running AS (
   SELECT
@@ -135,16 +182,16 @@ WITH sqlauc_input AS (
       neg_ge - 0.5 * neg_w
     )) OVER (
       PARTITION BY by_1, model
-      ORDER BY score DESC NULLS LAST
+      ORDER BY score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS wrong_ge
   FROM placed
 ), centred AS (
   SELECT
     *,
-    CAST((
+    (
       p_total * n_total - MAX(wrong_ge) OVER (PARTITION BY by_1, model)
-    ) AS DOUBLE PRECISION) / NULLIF(p_total * n_total, 0) AS theta
+    ) / NULLIF(p_total * n_total, 0) AS theta
   FROM wrong_running
 ), terms AS (
   SELECT
@@ -165,7 +212,7 @@ WITH sqlauc_input AS (
     by_1,
     model,
     SUM(pos_w * (
-      neg_ge - CAST(neg_w AS DOUBLE PRECISION) / 2.0
+      neg_ge - neg_w / 2.0
     )) AS u_complement,
     SUM(pos_w) AS positives,
     SUM(neg_w) AS negatives,
@@ -183,7 +230,13 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
-    MAX(ABS(y1 - x1)) AS ks_gap
+    SUM(n_score_out_of_range) AS n_score_out_of_range,
+    MAX(ABS(y1 - x1)) AS ks_gap,
+    SUM(ece_gap_0) AS ece_gap_0,
+    SUM(ece_gap_1) AS ece_gap_1,
+    SUM(ece_gap_2) AS ece_gap_2,
+    SUM(ece_gap_3) AS ece_gap_3,
+    SUM(ece_gap_4) AS ece_gap_4
   FROM terms
   GROUP BY
     by_1,
@@ -193,22 +246,22 @@ WITH sqlauc_input AS (
     *,
     CASE
       WHEN positives > 0 AND negatives > 0
-      THEN CAST((
+      THEN (
         positives * negatives - u_complement
-      ) AS DOUBLE PRECISION) / (
+      ) / (
         positives * negatives
       )
     END AS theta,
     SQRT(
       CASE
-        WHEN CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
+        WHEN pos_ss / NULLIF((
           positives - 1
-        ) * positives, 0) + CAST(neg_ss AS DOUBLE PRECISION) / NULLIF((
+        ) * positives, 0) + neg_ss / NULLIF((
           negatives - 1
         ) * negatives, 0) >= 0
-        THEN CAST(pos_ss AS DOUBLE PRECISION) / NULLIF((
+        THEN pos_ss / NULLIF((
           positives - 1
-        ) * positives, 0) + CAST(neg_ss AS DOUBLE PRECISION) / NULLIF((
+        ) * positives, 0) + neg_ss / NULLIF((
           negatives - 1
         ) * negatives, 0)
       END
@@ -220,7 +273,7 @@ WITH sqlauc_input AS (
   FROM with_se
 )
 SELECT
-  by_1 AS "user_id",
+  by_1 AS `user_id`,
   CASE model WHEN 1 THEN 'Score' WHEN 2 THEN 'gw_col' END AS model,
   theta AS auc,
   NULL AS auc_se,
@@ -242,5 +295,9 @@ SELECT
   n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score,
-  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks
+  n_score_out_of_range,
+  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks,
+  (
+    ABS(ece_gap_0) + ABS(ece_gap_1) + ABS(ece_gap_2) + ABS(ece_gap_3) + ABS(ece_gap_4)
+  ) / NULLIF(positives + negatives, 0) AS ece
 FROM delong_interval

@@ -14,9 +14,9 @@ WITH sqlauc_input AS (
     END AS score
   FROM (
     SELECT
-      CAST(`clicked` = 1 AS INT64) AS label,
+      CAST(`clicked` = 1 AS INT) AS label,
       `clicked` AS label_value,
-      CAST(`sample_w` AS FLOAT64) AS weight,
+      CAST(`sample_w` AS DOUBLE) AS weight,
       `Score` AS score_1,
       `gw_col` AS score_2,
       CASE WHEN `Score` IS NULL OR `gw_col` IS NULL THEN 1 ELSE 0 END AS any_null_score,
@@ -36,12 +36,13 @@ WITH sqlauc_input AS (
     model,
     score,
     label_value,
-    CAST(label_value = 1 AS INT64) AS label,
+    CAST(label_value = 1 AS INT) AS label,
     COUNT(*) AS n_rows,
     SUM(weight) AS w,
     COUNT(*) - COUNT(CASE WHEN weight >= 0 AND weight * 0 = 0 THEN 1 END) AS n_bad_weight,
     COUNT(CASE WHEN weight - FLOOR(weight) <> 0 THEN 1 END) AS n_fractional_weight,
-    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score,
+    CASE WHEN score > CAST(0.2 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.4 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.6000000000000001 AS DOUBLE) THEN 1 ELSE 0 END + CASE WHEN score > CAST(0.8 AS DOUBLE) THEN 1 ELSE 0 END AS ece_bin
   FROM sqlauc_input
   WHERE
     weight IS NULL OR weight <> 0
@@ -76,7 +77,53 @@ WITH sqlauc_input AS (
     MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
-    SUM(n_any_null_score) AS n_rows_null_score
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(CASE WHEN score < 0 OR score > 1 THEN n_rows ELSE 0 END) AS n_score_out_of_range,
+    SUM(
+      CASE
+        WHEN ece_bin = 0 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_0,
+    SUM(
+      CASE
+        WHEN ece_bin = 1 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_1,
+    SUM(
+      CASE
+        WHEN ece_bin = 2 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_2,
+    SUM(
+      CASE
+        WHEN ece_bin = 3 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_3,
+    SUM(
+      CASE
+        WHEN ece_bin = 4 AND NOT score IS NULL AND NOT label IS NULL
+        THEN w * (
+          CAST(label AS DOUBLE) - CAST(score AS DOUBLE)
+        )
+        ELSE 0.0
+      END
+    ) AS ece_gap_4
   FROM counted
   GROUP BY
     by_1,
@@ -183,7 +230,13 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
-    MAX(ABS(y1 - x1)) AS ks_gap
+    SUM(n_score_out_of_range) AS n_score_out_of_range,
+    MAX(ABS(y1 - x1)) AS ks_gap,
+    SUM(ece_gap_0) AS ece_gap_0,
+    SUM(ece_gap_1) AS ece_gap_1,
+    SUM(ece_gap_2) AS ece_gap_2,
+    SUM(ece_gap_3) AS ece_gap_3,
+    SUM(ece_gap_4) AS ece_gap_4
   FROM terms
   GROUP BY
     by_1,
@@ -229,18 +282,22 @@ SELECT
   NULL AS pauc,
   positives,
   negatives,
-  CAST(n_rows AS INT64) AS n_rows,
-  CAST(n_used AS INT64) AS n_used,
-  CAST(n_excluded AS INT64) AS n_excluded,
-  CAST(n_null_label AS INT64) AS n_null_label,
-  CAST(n_null_score AS INT64) AS n_null_score,
-  CAST(n_nonfinite_score AS INT64) AS n_nonfinite_score,
-  CAST(n_bad_weight AS INT64) AS n_bad_weight,
+  CAST(n_rows AS BIGINT) AS n_rows,
+  CAST(n_used AS BIGINT) AS n_used,
+  CAST(n_excluded AS BIGINT) AS n_excluded,
+  CAST(n_null_label AS BIGINT) AS n_null_label,
+  CAST(n_null_score AS BIGINT) AS n_null_score,
+  CAST(n_nonfinite_score AS BIGINT) AS n_nonfinite_score,
+  CAST(n_bad_weight AS BIGINT) AS n_bad_weight,
   0 AS max_label_code,
   neg_label_min,
   neg_label_max,
   n_fractional_weight,
   n_rows_excluded,
   n_rows_null_score,
-  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks
+  n_score_out_of_range,
+  CASE WHEN positives > 0 AND negatives > 0 THEN ks_gap END AS ks,
+  (
+    ABS(ece_gap_0) + ABS(ece_gap_1) + ABS(ece_gap_2) + ABS(ece_gap_3) + ABS(ece_gap_4)
+  ) / NULLIF(positives + negatives, 0) AS ece
 FROM delong_interval

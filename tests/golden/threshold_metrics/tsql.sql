@@ -1,0 +1,138 @@
+WITH sqlauc_input AS (
+  SELECT
+    CASE WHEN [clicked] IS NULL THEN NULL WHEN [clicked] = 1 THEN 1 ELSE 0 END AS label,
+    [clicked] AS label_value,
+    [Score] AS score
+  FROM [analytics].[events]
+), counted AS (
+  SELECT
+    score AS score,
+    label_value AS label_value,
+    CASE WHEN label_value IS NULL THEN NULL WHEN label_value = 1 THEN 1 ELSE 0 END AS label,
+    COUNT_BIG(*) AS n_rows,
+    CAST(COUNT_BIG(*) AS FLOAT) AS w
+  FROM sqlauc_input
+  GROUP BY
+    score,
+    label_value
+), score_counts AS (
+  SELECT
+    score AS score,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
+    CASE
+      WHEN score IS NULL
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max
+  FROM counted
+  GROUP BY
+    score
+), totals AS (
+  SELECT
+    CAST(SUM(pos_w) AS FLOAT) AS positives,
+    CAST(SUM(neg_w) AS FLOAT) AS negatives,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    SUM(CAST(0 AS BIGINT)) AS n_bad_weight,
+    MAX(0) AS max_label_code,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max
+  FROM score_counts
+), roc_steps AS (
+  SELECT
+    ROW_NUMBER() OVER (ORDER BY score DESC) AS point,
+    CASE WHEN ROW_NUMBER() OVER (ORDER BY score DESC) = 1 THEN 1 ELSE 0 END AS is_first,
+    score AS threshold,
+    CAST(SUM(pos_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS FLOAT) AS tp,
+    CAST(SUM(neg_w) OVER (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS FLOAT) AS fp,
+    CAST(pos_w AS FLOAT) AS in_pos_w,
+    CAST(neg_w AS FLOAT) AS in_neg_w,
+    LEAD(CAST(pos_w AS FLOAT)) OVER (ORDER BY score DESC) AS out_pos_w,
+    LEAD(CAST(neg_w AS FLOAT)) OVER (ORDER BY score DESC) AS out_neg_w
+  FROM score_counts
+  WHERE
+    NOT score IS NULL AND pos_w + neg_w > 0
+), flagged AS (
+  SELECT
+    0 AS point,
+    CAST(NULL AS FLOAT) AS threshold,
+    CAST(0 AS FLOAT) AS tp,
+    CAST(0 AS FLOAT) AS fp,
+    1 AS is_origin
+  FROM totals
+  UNION ALL
+  SELECT
+    point,
+    CAST(threshold AS FLOAT) AS threshold,
+    tp,
+    fp,
+    0 AS is_origin
+  FROM roc_steps
+), counted_points AS (
+  SELECT
+    flagged.point AS point,
+    flagged.threshold AS threshold,
+    flagged.tp AS tp,
+    flagged.fp AS fp,
+    totals.positives - flagged.tp AS fn,
+    totals.negatives - flagged.fp AS tn,
+    totals.positives AS p_total,
+    totals.negatives AS n_total,
+    flagged.is_origin AS is_origin
+  FROM flagged
+  CROSS JOIN totals
+)
+SELECT
+  counted_points.point,
+  counted_points.threshold,
+  counted_points.tp,
+  counted_points.fp,
+  counted_points.tn,
+  counted_points.fn,
+  COALESCE(
+    CAST(counted_points.tp AS FLOAT) / NULLIF(counted_points.tp + counted_points.fp, 0),
+    0.0
+  ) AS point_precision,
+  COALESCE(CAST(counted_points.tp AS FLOAT) / NULLIF(counted_points.p_total, 0), 0.0) AS recall,
+  CAST(counted_points.fp AS FLOAT) / NULLIF(counted_points.n_total, 0) AS fpr,
+  CAST(counted_points.tn AS FLOAT) / NULLIF(counted_points.n_total, 0) AS specificity,
+  COALESCE(
+    CAST(2 * counted_points.tp AS FLOAT) / NULLIF(2 * counted_points.tp + counted_points.fp + counted_points.fn, 0),
+    0.0
+  ) AS f1,
+  CAST((
+    counted_points.tp + counted_points.tn
+  ) AS FLOAT) / NULLIF(counted_points.p_total + counted_points.n_total, 0) AS accuracy,
+  CASE WHEN counted_points.is_origin = 1 THEN totals.positives END AS positives,
+  CASE WHEN counted_points.is_origin = 1 THEN totals.negatives END AS negatives,
+  counted_points.is_origin,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_rows AS BIGINT) END AS n_rows,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_used AS BIGINT) END AS n_used,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_excluded AS BIGINT) END AS n_excluded,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_null_label AS BIGINT) END AS n_null_label,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_null_score AS BIGINT) END AS n_null_score,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_nonfinite_score AS BIGINT) END AS n_nonfinite_score,
+  CASE WHEN counted_points.is_origin = 1 THEN CAST(n_bad_weight AS BIGINT) END AS n_bad_weight,
+  CASE WHEN counted_points.is_origin = 1 THEN max_label_code END AS max_label_code,
+  CASE WHEN counted_points.is_origin = 1 THEN neg_label_min END AS neg_label_min,
+  CASE WHEN counted_points.is_origin = 1 THEN neg_label_max END AS neg_label_max
+FROM counted_points
+CROSS JOIN totals
+ORDER BY
+  CASE WHEN counted_points.point IS NULL THEN 1 ELSE 0 END, counted_points.point

@@ -1,0 +1,119 @@
+"""sqlauc.threshold_metrics against scikit-learn (confusion_matrix,
+precision_recall_fscore_support with sample_weight, at score >= threshold) and a brute-force
+pick of the at_fpr / at_recall points over every distinct threshold, to 1e-12: each
+formulation once on every executed engine, random sweeps on DuckDB and SQLite."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from datagen import load, make_data
+from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+
+import sqlauc
+
+TOL = 1e-12
+METHODS = list(sqlauc.metrics.get("threshold_metrics").formulations)
+pytestmark = pytest.mark.filterwarnings("ignore::sqlauc.UndefinedMetricWarning")
+
+
+def sk_point(data, t: float) -> dict[str, float]:
+    y_pred = data.s >= t
+    w = data.w
+    tn, fp, fn, tp = confusion_matrix(data.y, y_pred, sample_weight=w, labels=[False, True]).ravel()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p, r, f, _ = precision_recall_fscore_support(
+            data.y, y_pred, sample_weight=w, average="binary", zero_division="warn"
+        )
+    n, pos = fp + tn, tp + fn
+    return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "precision": p, "recall": r,
+            "fpr": fp / n if n else math.nan, "specificity": tn / n if n else math.nan,
+            "f1": f, "accuracy": (tp + tn) / (n + pos)}  # fmt: skip
+
+
+def brute_pick(data, *, at_fpr=None, at_recall=None) -> float:
+    """The threshold of the pick over every distinct score (and +inf), by the stated rules."""
+    candidates = [math.inf, *sorted(set(data.s.tolist()), reverse=True)]
+    points = [(t, sk_point(data, t)) for t in candidates]
+    if at_fpr is not None:
+        ok = [(t, m) for t, m in points if m["fpr"] <= at_fpr]
+        return min(ok, key=lambda tm: (-tm[1]["recall"], tm[1]["fpr"], -tm[0]))[0]
+    ok = [(t, m) for t, m in points if m["recall"] >= at_recall]
+    return min(ok, key=lambda tm: (tm[1]["fpr"], -tm[0]))[0]
+
+
+def check(got: pd.DataFrame, data, thresholds, at_fpr, at_recall) -> None:
+    assert list(got.columns) == ["point", "threshold", "tp", "fp", "tn", "fn", "precision",
+                                 "recall", "fpr", "specificity", "f1", "accuracy"]  # fmt: skip
+    want_t = [*thresholds, *(brute_pick(data, at_fpr=a) for a in at_fpr),
+              *(brute_pick(data, at_recall=r) for r in at_recall)]  # fmt: skip
+    assert len(got) == len(want_t)
+    for row, t in zip(got.itertuples(index=False), want_t, strict=True):
+        assert row.threshold == t, (row.point, row.threshold, t)
+        want = sk_point(data, t)
+        for column, value in want.items():
+            assert getattr(row, column) == pytest.approx(value, abs=TOL, rel=0, nan_ok=True), (
+                row.point,
+                column,
+            )
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_engine(backend, method):
+    data = make_data(81, 150, kind="round2", weights="int")
+    table = backend.create(data.frame)
+    got = sqlauc.threshold_metrics(
+        backend.con, table, weight="w", method=method, thresholds=[0.5, 0.62, 2.0], at_fpr=0.1,
+        at_recall=0.9,
+    )  # fmt: skip
+    check(got, data, [0.5, 0.62, 2.0], [0.1], [0.9])
+
+
+KINDS = [("continuous", None), ("round2", None), ("few", None), ("round1", "int"),
+         ("round2", "float"), ("few", "float")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "weights"), KINDS)
+@pytest.mark.parametrize("method", METHODS)
+def test_sweep_duckdb(con, kind, weights, method):
+    data = make_data(90, 200, kind=kind, weights=weights)
+    load(con, "t", data.frame)
+    quantiles = [float(q) for q in np.quantile(data.s, [0.1, 0.5, 0.9])]
+    got = sqlauc.threshold_metrics(
+        con, "t", weight=data.weight, method=method, thresholds=[*quantiles, -10.0, 10.0],
+        at_fpr=[0.0, 0.05, 0.3, 1.0], at_recall=[0.0, 0.5, 1.0],
+    )  # fmt: skip
+    check(got, data, [*quantiles, -10.0, 10.0], [0.0, 0.05, 0.3, 1.0], [0.0, 0.5, 1.0])
+
+
+def test_sweep_sqlite():
+    import sqlite3
+
+    con = sqlite3.connect(":memory:")
+    for seed, (kind, weights) in enumerate(KINDS):
+        data = make_data(95 + seed, 120, kind=kind, weights=weights)
+        data.frame.to_sql("t", con, index=False, if_exists="replace")
+        got = sqlauc.threshold_metrics(con, "t", weight=data.weight, thresholds=[0.5],
+                                       at_fpr=0.2, at_recall=0.8)  # fmt: skip
+        check(got, data, [0.5], [0.2], [0.8])
+    con.close()
+
+
+def test_default_is_threshold_one_half_and_names():
+    frame = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    got = sqlauc.threshold_metrics(None, frame)
+    assert got["point"].tolist() == ["threshold=0.5"]
+    assert (got["tp"].iloc[0], got["fp"].iloc[0]) == (1, 0)
+
+
+def test_refusals():
+    frame = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.4]})
+    with pytest.raises(sqlauc.InvalidParameterError, match="'at_fpr' parameter"):
+        sqlauc.threshold_metrics(None, frame, at_fpr=1.5)
+    with pytest.raises(sqlauc.InvalidParameterError, match="'thresholds' parameter"):
+        sqlauc.threshold_metrics(None, frame, thresholds=[math.nan])
