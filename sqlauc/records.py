@@ -169,7 +169,7 @@ class MetricSpec:
     def variant(self, options: Options) -> tuple[str, str] | None:
         """The variant the options run, with the option that asks for it (or None)."""
         for option, name in self.option_variants.items():
-            if getattr(options, option) is not None:
+            if getattr(options, option) not in (None, ()):
                 return name, option
         return None
 
@@ -196,6 +196,7 @@ class MetricSpec:
             overlays=(*self.overlays, *extra),
             grouped=self.grouped,
             keys=self.keys(options) if self.keys is not None else (),
+            cluster_keys=tuple(f"cl_{i + 1}" for i in range(len(options.cluster))),
             final_when=self.final_when,
             relations=tuple(
                 (relation, metrics.get(metric).composition(method))

@@ -118,6 +118,12 @@ EVALUATE: dict[str, dict[str, Any]] = {
         "ci": None,
         "metrics": ("ks", "ece"),
     },
+    "evaluate_clustered_by_user": {
+        "label": LABEL,
+        "scores": (SCORE, GROUP_WEIGHT),
+        "weight": WEIGHT,
+        "cluster": (GROUP,),
+    },
     "evaluate_weighted_log_loss_eps": {
         "label": LABEL,
         "scores": (SCORE,),
@@ -128,6 +134,7 @@ EVALUATE: dict[str, dict[str, Any]] = {
 }
 COMPARE: dict[str, dict[str, Any]] = {
     "compare_by_day": {**_THREE, "by": (GROUP,), "level": 0.9},
+    "compare_clustered": {**_THREE, "cluster": (GROUP,), "level": 0.9},
     "compare_weighted": {"label": LABEL, "scores": (SCORE, GROUP_WEIGHT), "weight": WEIGHT},
 }
 
