@@ -152,6 +152,12 @@ def test_slices_named_like_output_columns(tmp_path):
     assert "AUC per model / x" in text and "<td>1 / 2</td>" in text
 
 
+def test_cluster_is_refused_until_evaluate_takes_it():
+    frame = pd.DataFrame({"label": [0, 1, 0, 1], "a": [0.1, 0.9, 0.3, 0.6], "u": [1, 1, 2, 2]})
+    with pytest.raises(sqlauc.InvalidParameterError, match="issue 27"):
+        sqlauc.report(None, frame, scores="a", cluster="u", path="never-written.html")
+
+
 # ---------------------------------------------------------------------------------------------
 # the command
 
