@@ -29,11 +29,9 @@
 -- magnitude into its number of digits, so outliers and sentinel values (a logit of 1e6, -999
 -- for "missing") barely move [low, high], where equal width over [min, max] would squeeze the
 -- bulk of such scores into a handful of buckets; the scores beyond 2 deviations (at most 1/4,
--- by Chebyshev) have the tails' buckets. Measured on 1e6 scores, the largest bucket holds
--- < 0.2% of the distinct scores for normal logits (also with 100 outliers at 1e6 or one at
--- 1e300), probabilities, CTR-like lognormal probabilities and 1e6 + N(0, 10); 1.3% for
--- probabilities with 1% of -999; 12% for exp(N(0, 3)), a heavy tail that equal width does
--- not spread. A bucket holding most distinct scores only makes its task slow, like auc.sql's
+-- by Chebyshev) have the tails' buckets. The largest bucket holds a small share of the
+-- distinct scores on the distributions measured (bench/README.md), more on a heavy tail that
+-- equal width does not spread. A bucket holding most distinct scores only makes its task slow, like auc.sql's
 -- single partition; it never makes the AUC wrong. The logs only choose [low, high]: the
 -- buckets themselves are linear in the score. NULL, NaN and infinite scores get a NULL bucket
 -- (their rows carry no weight, or are an error).
@@ -122,7 +120,7 @@ score_range AS (
 ),
 bucketed AS (
     -- score_range is one row, joined to every finite score by an equality on a key (not a
-    -- CROSS JOIN, which Spark runs as a nested loop join, about 20% more CPU in all at 1e7 rows)
+    -- CROSS JOIN, which Spark runs as a nested loop join: more CPU, bench/README.md)
     -- every (x - start) / width lies in [0, 1] (min and max are clamped first, in case the
     -- input is not deterministic) and is computed only when it is at least 1 / K, so FLOOR
     -- never sees a huge, tiny or non-finite value; a NULL width (one bucket) gives 0. x is the

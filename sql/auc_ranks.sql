@@ -6,8 +6,7 @@
 -- the tie fix is a second RANK over the same sort. Per group (the composer adds the key grp to
 -- the windows' PARTITION BY and to the aggregate's GROUP BY) that is one sort and one GROUP BY
 -- grp over the rows, where auc_rows.sql per group needs a GROUP BY (grp, tie block) over the
--- rows and a second GROUP BY grp (on 1e7 rows in 1e6 groups: 0.94x its time on a quiet
--- machine, 0.6-0.8x under load; bench/README.md).
+-- rows and a second GROUP BY grp (less time on many small groups; bench/README.md).
 -- NULL rule: a used row has both a label and a score (and a group: the input's label is NULL
 -- for a NULL group); used_score is its score, NULL for the other rows, which sort last (DESC:
 -- sqlglot writes NULLS LAST where DESC does not imply it) so they never move a used row's

@@ -19,11 +19,11 @@
 -- (auc.sql's pair counts) do it in DECIMAL(38, 0); the stages that divide read doubles.
 -- Weighted, w (and gw) is a reproducible sum of doubles, SUM(x ORDER BY x), which each dialect
 -- writes its way (Dialect.sums): on DuckDB as exact DECIMAL(38, 0) sums of the weights' bits
--- in two 40-bit slices (sqlauc/dialects/adapt.py; an ordered aggregate here cost 6-8x at 1e7
--- rows), so the bits do not change with the thread count, while weights keep their scale
+-- in two 40-bit slices (sqlauc/dialects/adapt.py; cheaper than an ordered aggregate here,
+-- bench/README.md), so the bits do not change with the thread count, while weights keep their scale
 -- (1e-150 to 1e150 work: what the slices cannot hold is summed as doubles).
 -- Zero-weight rows are dropped as if absent. :weighted and :group_weight fold away unused
--- branches (sqlauc/compose.py). Counts are COUNT (64-bit everywhere, COUNT_BIG in T-SQL).
+-- branches (sqlauc/compose/folding.py). Counts are COUNT (64-bit everywhere, COUNT_BIG in T-SQL).
 -- Portability: flags and parameters are 1/0 integers tested with = 1, never boolean values
 -- (T-SQL and Oracle <= 21 have none outside conditions); every template follows this.
 SELECT

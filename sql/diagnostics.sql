@@ -1,7 +1,7 @@
 -- diagnostics: what every metric query returns beside its value, appended by the composer.
 --
 -- The one statement of the diagnostics contract; no metric template restates it. The composer
--- (sqlauc/compose.py) appends the per_key columns to the metric's per-key stage (one row per
+-- (sqlauc/compose/) appends the per_key columns to the metric's per-key stage (one row per
 -- distinct score, per (group, score), or, for the formulations over rows, directly to the
 -- aggregate over the rows), the totals columns to each of the metric's aggregate steps, and the
 -- final columns to its result. The per_key columns read counted (counted.sql): n_rows identical

@@ -37,7 +37,7 @@ SELECT
     CASE
         WHEN label = 1 AND score IS NOT NULL AND grp IS NOT NULL AND g_pos > 0 AND g_neg > 0
         THEN (
-            -- in parentheses: the CASE folds to one branch (sqlauc/compose.py fold)
+            -- in parentheses: the CASE folds to one branch (sqlauc/compose/folding.py)
             CASE
                 WHEN :group_weight = 'impressions' THEN g_pos + g_neg
                 WHEN :group_weight = 'clicks' THEN g_pos

@@ -8,7 +8,7 @@
 -- Zero-weight rows are dropped as if absent (score_counts.sql), so every row counted has its K
 -- copies counted: the sums over (slice, model) are multiples of K.
 -- The flag is per row, not a function of counted's key, so this overlay adds its count to
--- counted (its counted step; sqlauc/compose.py) and sums it up from there.
+-- counted (its counted step; sqlauc/compose/) and sums it up from there.
 WITH counted AS (
     SELECT COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score
     FROM sqlauc_input

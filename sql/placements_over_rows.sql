@@ -17,8 +17,8 @@
 -- position from the top, k its position among the rows of its own class (a second
 -- ROW_NUMBER, partitioned by the label too), and pos_le_rn the positives among the first rn
 -- rows of an untied row: k for a positive, rn - k for a negative. (A ROWS running count of
--- the positives gives the same numbers; DuckDB's running SUM cost more than the second sort:
--- 7.0 s of CPU against 8.8 s for evaluate's query, 3e6 rows x 3 models x 30 days.) A row
+-- the positives gives the same numbers; DuckDB's running SUM costs more than the second
+-- sort, bench/README.md.) A row
 -- whose neighbour (LAG or LEAD) has the same used_score is in a tie block, tie_score is that
 -- score (NULL for an untied row). For the score s of a row, with pos(s), neg(s) the
 -- positives and negatives scored s and pos_ge(s), neg_ge(s) those scored >= s:

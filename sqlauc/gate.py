@@ -39,8 +39,8 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
     validate(function, given, required=spec.required)
     given = {k: plain_scalar(v) for k, v in given.items()}  # np.float64(0.1) -> 0.1
     names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
-             for k, v in given.items() if k in ("scores", "by", "metrics")}  # fmt: skip
-    for key in ("by", "metrics"):
+             for k, v in given.items() if k in ("scores", "by", "cluster", "metrics")}  # fmt: skip
+    for key in ("by", "cluster", "metrics"):
         if key in names and names[key] is None:
             names[key] = ()
     options = Options(**(given | names))

@@ -90,6 +90,9 @@ class Roles:
     #: slice columns (evaluate's and compare's ``by``): input columns by_1, by_2, ...
     by: tuple[str, ...] = ()
     by_types: tuple[str, ...] = ()
+    #: cluster columns (evaluate's and compare's ``cluster``): input columns cl_1, cl_2, ...
+    cluster: tuple[str, ...] = ()
+    cluster_types: tuple[str, ...] = ()
     #: the weights are read multiplied by ``2 ** weight_exponent`` (exact: a power of two),
     #: so a ratio of weighted sums whose products overflow or underflow a DOUBLE (weights of
     #: 1e200 or 1e-200) is computed at a scale where they do not (see
@@ -600,12 +603,19 @@ def _long(
     for name, column_name, type_name in zip(slices, roles.by, by_types, strict=True):
         value = normalised(column_name, type_name, dialect, numeric=False)
         inner.select(exp.alias_(value, name, copy=False), copy=False)
+    cluster_types = roles.cluster_types or ("",) * len(roles.cluster)
+    clusters = [f"cl_{i + 1}" for i in range(len(roles.cluster))]
+    for name, column_name, type_name in zip(clusters, roles.cluster, cluster_types, strict=True):
+        if name in needed:
+            value = normalised(column_name, type_name, dialect, numeric=False)
+            inner.select(exp.alias_(value, name, copy=False), copy=False)
     rows = exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(ROWS_ALIAS)))
 
     def own(name: str) -> exp.Column:
         return exp.column(name, table=ROWS_ALIAS)
 
     projections: list[exp.Expr] = [exp.alias_(own(n), n) for n in slices if n in needed]
+    projections += [exp.alias_(own(n), n) for n in clusters if n in needed]
     projections += [exp.alias_(own(n), n) for n in ("label", "label_value", "weight",
                     "any_null_score", "grp", "gw") if n in needed]  # fmt: skip
     paired = "baseline_score" in needed  # compare: the models after the baseline

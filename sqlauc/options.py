@@ -81,6 +81,7 @@ class Options:
     max_fpr: float | None = None
     scores: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
+    cluster: tuple[str, ...] = ()
     ci: float | None = DEFAULT_CI
     level: float = 0.95
     bins: int | None = None
@@ -203,6 +204,10 @@ CONSTRAINTS: dict[str, Constraint] = {
     "by": Constraint(
         "None, a column name or a list of distinct column names",
         lambda v: v is None or _name(v) or _names(v, empty=True),
+    ),
+    "cluster": Constraint(
+        "None, a column name or a non-empty list of distinct column names",
+        lambda v: v is None or _name(v) or _names(v, empty=False),
     ),
     "ci": Constraint(
         "a confidence level in (0, 1) or None", lambda v: v is None or _fraction(v, closed=False)

@@ -65,6 +65,7 @@ def _roles(
         ) from None
     scores = tuple(pick(name, "score") or "" for name in options.scores)
     by = tuple(pick(name, "by") or "" for name in options.by)
+    cluster = tuple(pick(name, "cluster") or "" for name in options.cluster)
     spellings: tuple[str, ...] = ()
     if own is not None and columns is not None:  # the engine renamed some column
         spellings = tuple(own[columns.index(name)] for name in scores)
@@ -74,6 +75,7 @@ def _roles(
         scores=scores,
         score_spellings=spellings,
         by=by,
+        cluster=cluster,
         weight=pick(options.weight, "weight"),
         group=pick(options.group, "group"),
         group_weight_column=group_weight_column,
@@ -86,7 +88,8 @@ def _index_hint(source: Source, options: Options, columns: list[str] | None) -> 
     frame = source.frame
     if not isinstance(frame, pd.DataFrame) or columns is None:
         return ""
-    asked = [options.label, options.score, *options.scores, *options.by, options.weight,
+    asked = [options.label, options.score, *options.scores, *options.by, *options.cluster,
+             options.weight,
              options.group, options.group_weight]  # fmt: skip
     index = {str(n) for n in frame.index.names if n is not None}
     found = [n for n in asked if n is not None and n in index and n not in columns]
@@ -166,6 +169,7 @@ def bind(options: Options, source: Source, engine: Engine | None, dialect: Diale
             roles,
             score_types=tuple(kinds[name] for name in roles.scores),
             by_types=tuple(kinds[name] for name in roles.by),
+            cluster_types=tuple(kinds[name] for name in roles.cluster),
             score_type=kinds[roles.score],
             group_type=kinds[roles.group] if roles.group is not None else "",
             label_type=label_type,

@@ -92,14 +92,12 @@ class MetricSpec:
         For a result of many rows (a curve), fetched as a DataFrame: the output columns the
         shape reads from it (empty: the result is a few rows, fetched as tuples). Only these
         are converted to pandas; every column is read from the first row (the diagnostics,
-        which the other rows hold as NULL). Converting the diagnostics' columns too cost
-        0.1-1 s on a 2.9M-point curve.
+        which the other rows hold as NULL); converting those too is slow on a long curve
+        (bench/README.md).
     shape : callable
         The evaluated query -> the metric's result object.
     cli_columns : tuple of str
         The columns the command line prints for one model.
-    examples : mapping
-        Named option sets: the golden SQL cases and the documented examples.
     variants : mapping
         Formulations that no ``method=`` names: an option given (not None) runs one of them
         (``option_variants``), e.g. the AUC's ``max_fpr=`` runs ``"partial"``.
@@ -146,7 +144,6 @@ class MetricSpec:
     distinct_refuses: tuple[str, ...] = ()
     frame: tuple[str, ...] = ()
     cli_columns: tuple[str, ...] = ()
-    examples: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     variants: Mapping[str, Formulation] = field(default_factory=dict)
     option_variants: Mapping[str, str] = field(default_factory=dict)
     method_options: Mapping[str, str] = field(default_factory=dict)
@@ -172,7 +169,7 @@ class MetricSpec:
     def variant(self, options: Options) -> tuple[str, str] | None:
         """The variant the options run, with the option that asks for it (or None)."""
         for option, name in self.option_variants.items():
-            if getattr(options, option) is not None:
+            if getattr(options, option) not in (None, ()):
                 return name, option
         return None
 
@@ -199,6 +196,7 @@ class MetricSpec:
             overlays=(*self.overlays, *extra),
             grouped=self.grouped,
             keys=self.keys(options) if self.keys is not None else (),
+            cluster_keys=tuple(f"cl_{i + 1}" for i in range(len(options.cluster))),
             final_when=self.final_when,
             relations=tuple(
                 (relation, metrics.get(metric).composition(method))

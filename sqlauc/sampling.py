@@ -49,9 +49,8 @@ class Sample:
         Groups that repeat within the sample (few, large groups) over scores that repeat (a
         small score domain, such as rounded scores) make (group, score) pairs that look
         distinct in 10k rows but repeat at scale: 100 groups x 1,300 scores are at most 130k
-        keys, whatever the row count. Those inputs get the grouped formulation (on 1e7 rows on
-        Spark: 2.1 s instead of 7.0 s with rank; on 1e6 groups of 10 rows, rank 8.7 s instead
-        of 22 s grouped).
+        keys, whatever the row count. Those inputs get the grouped formulation (faster there,
+        and rank faster on many small groups: bench/README.md).
 
         ``share`` is the distinct share of the keys from which the rank formulation runs (the
         metric's :attr:`~sqlauc.metrics.MetricSpec.distinct_share`).
@@ -75,8 +74,8 @@ class Sample:
 
 #: The engine's approximate distinct count decides alone only when it is below this share of
 #: the distinct share a metric needs (clearly tied keys): DuckDB's table statistics estimate
-#: the distinct count from part of the rows, and on 3e6 distinct doubles they read 2.1-2.5
-#: million (70-83%), so a "mostly distinct" answer from them is checked by the sample.
+#: the distinct count from part of the rows, well below it on distinct doubles, so a "mostly
+#: distinct" answer from them is checked by the sample.
 STATISTICS_MARGIN = 0.5
 
 
@@ -84,8 +83,8 @@ def from_statistics(rows: int, distinct: int, share: float) -> Sample | None:
     """What the engine's own statistics of a base table tell (:meth:`Engine.key_statistics`):
     the table's rows and its approximate distinct scores, no negative label — when that is
     decisive: clearly tied keys (fewer than ``STATISTICS_MARGIN * share`` of the rows are
-    distinct, so ``"grouped"``). Else None: the sample decides (it costs ~5 ms, against the
-    ~1 s a call over mostly distinct keys takes anyway)."""
+    distinct, so ``"grouped"``). Else None: the sample decides (small beside a call over mostly
+    distinct keys)."""
     if distinct >= STATISTICS_MARGIN * share * rows:
         return None
     return Sample(

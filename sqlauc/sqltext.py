@@ -49,6 +49,7 @@ def sql(
     max_fpr: float | None = None,
     scores: str | Sequence[str] | None = None,
     by: str | Sequence[str] | None = None,
+    cluster: str | Sequence[str] | None = None,
     ci: float | None = DEFAULT_CI,
     level: float = 0.95,
     bins: int | None = None,
@@ -87,7 +88,7 @@ def sql(
     max_fpr : float in (0, 1], optional
         For ``"auc"``: the standardised partial AUC query (``sql/auc_partial.sql``); for
         ``"evaluate"``: its ``pauc`` column.
-    scores, by, ci, metrics, eps
+    scores, by, cluster, ci, metrics, eps
         For ``"evaluate"``: as in :func:`sqlauc.evaluate` (the query returns one row per
         (slice, model), the slice columns named as in ``by``; its
         ``auc_se``/``auc_low``/``auc_high`` are NULL with ``ci=None``; ``metrics=`` adds
@@ -102,7 +103,7 @@ def sql(
         For ``"threshold_metrics"``: accepted and validated as in
         :func:`sqlauc.threshold_metrics`; the query returns every operating point (one row
         per distinct score, the first +infinity), from which the function picks them.
-    scores, by, level
+    scores, by, cluster, level
         For ``"compare"``: as in :func:`sqlauc.compare` (one row per (slice, model after the
         baseline), the slice columns named as in ``by``, the p-value computed in the query).
         A slice column named like another output column of the query (ignoring case) is
@@ -147,13 +148,14 @@ def sql(
     if metric in ("evaluate", "compare"):
         values = {k: v for k, v in values.items() if k != "score"}
         values |= {"scores": as_names(scores if scores is not None else ("score",)),
-                   "by": as_names(by) if by is not None else ()}  # fmt: skip
+                   "by": as_names(by) if by is not None else (),
+                   "cluster": as_names(cluster) if cluster is not None else None}  # fmt: skip
         if metric == "compare":
             check_scores("sql", values["scores"])
-    elif scores is not None or by is not None:
-        unused = "scores" if scores is not None else "by"
-        raise invalid(unused, "sql", f"left unset for metric {metric!r}",
-                      scores if scores is not None else by)  # fmt: skip
+    elif scores is not None or by is not None or cluster is not None:
+        unused, value = next((n, v) for n, v in (("scores", scores), ("by", by),
+                             ("cluster", cluster)) if v is not None)  # fmt: skip
+        raise invalid(unused, "sql", f"left unset for metric {metric!r}", value)
     check_method(spec, "sql", method)
     validate("sql", values)
     unset = Options()

@@ -116,7 +116,7 @@ def own_names() -> frozenset[str]:
               "baseline_score", "baseline"}  # fmt: skip
     # the long input of several score columns (sqlauc/inputs.py, _long)
     names |= {"sqlauc_rows", "sqlauc_models", *(f"score_{i}" for i in range(1, 10)),
-              *(f"by_{i}" for i in range(1, 10))}  # fmt: skip
+              *(f"by_{i}" for i in range(1, 10)), *(f"cl_{i}" for i in range(1, 10))}  # fmt: skip
     for name in templates.names():
         names |= {i.name for i in templates.parse(name).find_all(exp.Identifier)}
     for record in dialects.records():

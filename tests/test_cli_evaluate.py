@@ -132,6 +132,7 @@ EVALUATE_CASES = [
     (["hour"], {"--ci": "0.8", "--pos-label": "1"}),
     (["day"], {"--metric": "average_precision", "--method": "grouped"}),
     (["hour"], {"--method": "binned", "--bins": "64"}),
+    (["day"], {"--cluster": "hour"}),
 ]
 
 
@@ -151,6 +152,7 @@ def test_evaluate_json_and_csv_equal_the_frame(workdir, source, by, options):
         "method": options.get("--method", "auto"),
         "bins": int(options["--bins"]) if "--bins" in options else None,
         "metrics": [options["--metric"]] if "--metric" in options else None,
+        "cluster": options.get("--cluster"),
     }
     frame = sqlauc.evaluate(None, workdir / source, scores=SCORES, by=by or None, **kwargs)
     assert list(frame.columns)[: len(by) + 1] == [*by, "model"]
@@ -321,6 +323,7 @@ COMPARE_CASES = [
     ([], {}),
     (["day"], {"--level": "0.9", "--weight": "w"}),
     (["country"], {"--where": "hour <> 1"}),
+    (["day"], {"--cluster": "hour"}),
 ]
 
 
@@ -333,7 +336,8 @@ def test_compare_json_and_csv_equal_the_frame(workdir, source, by, options):
     level = float(options.get("--level", 0.95))
     weight, where = options.get("--weight"), options.get("--where")
     frame = sqlauc.compare(None, workdir / source, scores=SCORES, by=by or None, level=level,
-                           weight=weight, where=where)  # fmt: skip
+                           weight=weight, where=where,
+                           cluster=options.get("--cluster"))  # fmt: skip
     assert list(frame.columns)[: len(by) + 2] == [*by, "baseline", "model"]
     # to 1e-12, not exactly: compare's query sums doubles in DuckDB's thread order, so its
     # last digits differ from run to run (sqlauc.compare itself; reported)
@@ -452,6 +456,9 @@ SQL_CASES = [
     ("compare", [*score_args(), "--by", "day", "--level", "0.8", "--pos-label", "true"],
      {"scores": list(SCORES), "by": "day", "level": 0.8, "pos_label": True}),
     ("auc", ["--score", "p", "--max-fpr", "0.3"], {"score": "p", "max_fpr": 0.3}),
+    ("evaluate", [*score_args(), "--by", "day", "--cluster", "hour", "--cluster", "country"],
+     {"scores": list(SCORES), "by": "day", "cluster": ["hour", "country"]}),
+    ("compare", [*score_args(), "--cluster", "hour"], {"scores": list(SCORES), "cluster": "hour"}),
     ("evaluate", ["--score", "p", "--metric", "ne", "--metric", "calibration", "--eps", "1e-12"],
      {"scores": ["p"], "metrics": ["ne", "calibration"], "eps": 1e-12}),
     ("evaluate", ["--score", "p", "--method", "binned", "--bins", "100"],
@@ -501,6 +508,16 @@ def test_evaluate_plot_png(workdir, tmp_path):
     assert result.stderr == f"sqlauc: wrote {target}\n"
     width, height = check_image(target)
     assert width > height  # a wide figure for slices
+
+
+def test_evaluate_plot_clustered_bands(workdir, tmp_path):
+    """--plot with --cluster draws the returned (clustered) intervals."""
+    target = tmp_path / "auc.png"
+    args = ["evaluate", "eval.parquet", *score_args(), "--by", "day", "--cluster", "hour"]
+    result = run(*args, "--plot", str(target), "--format", "json", cwd=workdir)
+    rows = as_json(ok(result))
+    assert {"clusters", "design_effect"} <= set(rows[0])
+    check_image(target)
 
 
 @pytest.mark.parametrize("by", [[], ["country"], ["country", "hour"], ["hour"]])

@@ -5,7 +5,7 @@ sqlauc renders every metric for 15 dialects. Six are executed by ``tests/test_en
 Snowflake, Trino, Presto, Redshift, T-SQL, Oracle, Databricks, Hive — are covered here:
 
 1. **Golden files** ``tests/golden/<case>/<dialect>.sql``, one per case of
-   ``tests/golden/regenerate.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
+   ``tests/golden/cases.py``'s ``CASES`` and dialect, must equal what ``sqlauc.sql()``
    renders now. After an intended change of the SQL, regenerate them and review the diff::
 
        python tests/golden/regenerate.py
@@ -45,10 +45,8 @@ import structure
 from backends import DEFAULT_METHOD
 from datagen import make_data
 from golden import regenerate
-from golden.regenerate import (
+from golden.cases import (
     CASES,
-    EXECUTED_DIALECTS,
-    GOLDEN_DIALECTS,
     GROUP,
     GROUP_WEIGHT,
     LABEL,
@@ -57,6 +55,7 @@ from golden.regenerate import (
     TABLE,
     WEIGHT,
 )
+from golden.regenerate import EXECUTED_DIALECTS, GOLDEN_DIALECTS
 from reference import (
     FLOAT64_EPS,
     binned_certified_bounds,
@@ -73,6 +72,8 @@ from reference import (
     lift_reference,
     log_loss_ref,
     normalized_entropy_ref,
+    obuchowski_paired,
+    obuchowski_variance,
     partial_auc,
 )
 from sklearn.metrics import average_precision_score
@@ -488,6 +489,8 @@ TSQL_PLAIN_LOSSY = {
     "gauc_grouped_column",
     "gauc_rows_uniform",
     "gauc_rows_clicks_string_label",
+    "evaluate_clustered_by_user",
+    "compare_clustered",
     "ks",
     "ks_rows_weighted",
     "ks_weighted_string_label",
@@ -568,6 +571,12 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
             auc, _, se = delong_variance(y, s, w)
             low, high = delong_ci(y, s, w, level=level) if level else (math.nan, math.nan)
             se = se if level else math.nan
+            if "cluster" in options:  # the clusters are the group column (user_id: g)
+                assert tuple(options["cluster"]) == (GROUP,)
+                clusters = usable["g"].fillna(-1.0).to_numpy()  # NULL keys: one cluster
+                auc, var = obuchowski_variance(y, s, clusters, w)
+                se, q = math.sqrt(var), NormalDist().inv_cdf((1 + level) / 2)
+                low, high = max(0.0, auc - q * se), min(1.0, auc + q * se)
             pauc = partial_auc(y, s, max_fpr, w) if max_fpr else math.nan
             expected[(key, model)] = (auc, se, low, high, pauc, pos, neg)
     k, read = len(options["scores"]), ref[ref["w"] != 0] if weighted else ref
@@ -589,7 +598,8 @@ def _check_evaluate(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]
         got[(key, r["model"])] = tuple(
             math.nan if r.get(c) is None else float(r[c]) for c in columns
         )
-    assert len(got) == len(expected) and (len(got) > 1 if by else len(got) == 1)
+    assert len(got) == len(expected)
+    assert len(got) > 1 if by else len(got) == len(options["scores"])
     for (key, model), want in expected.items():
         have = got[(math.nan if key is not None and pd.isna(key) else key, model)]
         for g, e, what in zip(have, want, ("auc", "se", "low", "high", "pauc", "P", "N"),
@@ -680,6 +690,14 @@ def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict])
                 assert math.isnan(got["auc"]) and math.isnan(got["z"]), (key, name)
                 continue
             a1, a2, diff, var, z, p = delong_paired(y, usable[baseline], usable[model], w)
+            if "cluster" in options:  # the clusters are the group column (user_id: g)
+                assert tuple(options["cluster"]) == (GROUP,)
+                clusters = usable["g"].fillna(-1.0).to_numpy()  # NULL keys: one cluster
+                neg_diff, var = obuchowski_paired(
+                    y, usable[baseline].to_numpy(), usable[model].to_numpy(), clusters, w
+                )
+                diff, z = -neg_diff, -neg_diff / math.sqrt(var)
+                p = math.erfc(abs(z) / math.sqrt(2))
             half = z_level * math.sqrt(var) if not math.isnan(var) else math.nan
             want = {"auc_baseline": a1, "auc": a2, "diff": -diff, "diff_low": -diff - half,
                     "diff_high": -diff + half, "z": -z, "p_value": p}  # fmt: skip

@@ -35,6 +35,8 @@ CASES = [
     ("evaluate", {"scores": ("s", "s2"), "by": "d", "method": "binned", "ci": None}),
     ("evaluate", {"scores": ("s", "s2"), "by": "d", "group": "g", "metrics": ("gauc",)}),
     ("compare", {"scores": ("s", "s2"), "by": "d"}),
+    *[(m, {"scores": ("s", "s2"), "by": "d", "cluster": "g"})
+      for m in ("evaluate", "compare")],
     *[(m, {"score": "s", "method": f}) for m in ("ks", "threshold_metrics")
       for f in ("grouped", "rows")],
     ("calibration_curve", {"score": "s", "strategy": "quantile"}),
@@ -66,7 +68,8 @@ CLICKHOUSE_GAPS = {
 
 def _id(case: tuple[str, dict]) -> str:
     metric, options = case
-    return f"{metric}-{options.get('method') or options.get('max_fpr') or options.get('metrics')}"
+    kind = options.get("method") or options.get("max_fpr") or options.get("metrics")
+    return f"{metric}-{kind or ('clustered' if 'cluster' in options else None)}"
 
 
 def _text(metric: str, options: dict, table: str, dialect: str) -> str:

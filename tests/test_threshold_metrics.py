@@ -37,14 +37,21 @@ def sk_point(data, t: float) -> dict[str, float]:
 
 
 def brute_pick(data, *, at_fpr=None, at_recall=None) -> float:
-    """The threshold of the pick over every distinct score (and +inf), by the stated rules."""
-    candidates = [math.inf, *sorted(set(data.s.tolist()), reverse=True)]
-    points = [(t, sk_point(data, t)) for t in candidates]
+    """The threshold of the pick over every distinct score (and +inf), by the stated rules
+    (the rates counted directly at each candidate; sk_point checks the picked one)."""
+    w = np.ones(len(data.s)) if data.w is None else data.w
+    p_total, n_total = w[data.y].sum(), w[~data.y].sum()
+    points = []
+    for t in [math.inf, *sorted(set(data.s.tolist()), reverse=True)]:
+        above = data.s >= t
+        recall = w[data.y & above].sum() / p_total if p_total else 0.0
+        fpr = w[~data.y & above].sum() / n_total if n_total else math.nan
+        points.append((t, recall, fpr))
     if at_fpr is not None:
-        ok = [(t, m) for t, m in points if m["fpr"] <= at_fpr]
-        return min(ok, key=lambda tm: (-tm[1]["recall"], tm[1]["fpr"], -tm[0]))[0]
-    ok = [(t, m) for t, m in points if m["recall"] >= at_recall]
-    return min(ok, key=lambda tm: (tm[1]["fpr"], -tm[0]))[0]
+        ok = [p for p in points if p[2] <= at_fpr]
+        return min(ok, key=lambda p: (-p[1], p[2], -p[0]))[0]
+    ok = [p for p in points if p[1] >= at_recall]
+    return min(ok, key=lambda p: (p[2], -p[0]))[0]
 
 
 def check(got: pd.DataFrame, data, thresholds, at_fpr, at_recall) -> None:

@@ -150,6 +150,18 @@ def slice_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cluster_option(parser: argparse.ArgumentParser) -> None:
+    """``--cluster``: the cluster columns of evaluate and compare (repeatable)."""
+    parser.add_argument(
+        "--cluster",
+        action="append",
+        metavar="COLUMN",
+        help="a column whose rows are not independent (a user id): the interval (and the "
+        "paired test) from the clustered variance of Obuchowski (1997), with the columns "
+        "clusters and design_effect; repeat it for a key of several columns",
+    )
+
+
 #: evaluate's interval level when neither ``--ci`` nor ``--no-ci`` is given (none with
 #: ``--method binned``, whose bounds replace the interval).
 DEFAULT_CI = 0.95

@@ -17,6 +17,7 @@ from typing import Any
 import sqlauc
 from sqlauc.cli.arguments import (
     bins_option,
+    cluster_option,
     compared_scores,
     evaluate_options,
     interval_level,
@@ -69,11 +70,13 @@ EPILOGS = {
     "--at-fpr, --at-recall; default --threshold 0.5).",
     "evaluate": "output columns: the --by columns, model, auc, auc_se, auc_low, auc_high "
     "(DeLong; not with --no-ci), pauc (with --max-fpr), the --metric columns, positives, "
-    "negatives, n_rows: sqlauc.evaluate's frame, one row per slice and model, from one query. "
+    "negatives, n_rows (then clusters, design_effect with --cluster): sqlauc.evaluate's "
+    "frame, one row per slice and model, from one query. "
     "With --method binned: auc, auc_low_bound, auc_high_bound, nonmonotone_bins instead of "
     "the interval.",
     "compare": "output columns: the --by columns, baseline, model, auc_baseline, auc, diff, "
-    "diff_low, diff_high, z, p_value: sqlauc.compare's frame (the paired DeLong test of each "
+    "diff_low, diff_high, z, p_value (then clusters, design_effect with --cluster): "
+    "sqlauc.compare's frame (the paired DeLong test of each "
     "model against the first --score), one row per slice and model, from one query.",
 }
 
@@ -196,6 +199,7 @@ def add_evaluate(commands: Any, parent: argparse.ArgumentParser) -> None:
         epilog=EPILOGS["evaluate"],
     )
     slice_options(evaluate)
+    cluster_option(evaluate)
     interval_options(evaluate)
     evaluate_options(evaluate)
     method_option(evaluate, "evaluate")
@@ -218,6 +222,7 @@ def add_compare(commands: Any, parent: argparse.ArgumentParser) -> None:
         epilog=EPILOGS["compare"],
     )
     slice_options(compare)
+    cluster_option(compare)
     level_option(compare)
     compare.set_defaults(run=run_compare)
 
@@ -227,6 +232,7 @@ def _table_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "label": args.label,
         "by": args.by,
+        "cluster": args.cluster,
         "weight": args.weight,
         "where": args.where,
         **pos_label_option(args),

@@ -16,6 +16,7 @@ from typing import Any
 import sqlauc
 from sqlauc import dialects, metrics
 from sqlauc.cli.arguments import (
+    cluster_option,
     column_options,
     compared_scores,
     dialect_name,
@@ -73,6 +74,7 @@ def add_sql(commands: Any) -> None:
     sql.add_argument("--group-weight", default="impressions", metavar="WEIGHT")
     method_option(sql)
     slice_options(sql)
+    cluster_option(sql)
     interval_options(sql)
     evaluate_options(sql, group=False)
     level_option(sql)
@@ -122,6 +124,7 @@ def run_sql(args: argparse.Namespace) -> None:
         label=args.label,
         **models,
         by=args.by,
+        cluster=args.cluster,
         **interval,
         max_fpr=args.max_fpr,
         level=args.level,

@@ -32,6 +32,7 @@ from sqlauc.compose.assembly import templates_used
 from sqlauc.compose.composer import _composed, _needed, compose, needed_columns, rendered
 from sqlauc.compose.folding import fill, fold
 from sqlauc.compose.formulation import (
+    CLUSTER_PREFIX,
     COUNTED,
     GROUP_KEY,
     INPUT_COLUMNS,
@@ -59,6 +60,7 @@ from sqlauc.compose.passes.inline_key_constants import inline_key_constants
 from sqlauc.compose.passes.single_casts import single_casts
 
 __all__ = [
+    "CLUSTER_PREFIX",
     "COUNTED",
     "GROUP_KEY",
     "INPUT_COLUMNS",

@@ -98,7 +98,7 @@ def _shared_stage(
         parts.late.append(_cte(stage, relation))
         return
     if relation == COUNTED:
-        for key in reversed(formulation.counted_keys):
+        for key in reversed((*formulation.counted_keys, *composition.cluster_keys)):
             add_key(stage, key)
         extra = [p for counted, *_ in overlays.values() for p in counted]
         stage.set("expressions", [*stage.expressions, *extra])
@@ -163,6 +163,11 @@ def body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
         _shared_stage(composition, relation, template, overlays, own_steps, parts)
     parts.ctes.extend([*own, *parts.late])
     _add_keys(composition, [*parts.keyed, *(c.this for c in own), core])
+    if composition.cluster_keys:  # the per-cluster steps (their projection and GROUP BY)
+        for name in formulation.cluster_steps:
+            step = named_step(parts.ctes, core, name)
+            for key in reversed(composition.cluster_keys):
+                add_key(step, key, joined=False)
     _attach_overlays(composition, overlays, parts.ctes, core)
     return parts.ctes, core
 

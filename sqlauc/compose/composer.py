@@ -12,7 +12,13 @@ from sqlglot import exp
 from sqlauc.compose import passes
 from sqlauc.compose.assembly import body
 from sqlauc.compose.folding import fill, fold
-from sqlauc.compose.formulation import INPUT_COLUMNS, SLICE_PREFIX, Composition, Param
+from sqlauc.compose.formulation import (
+    CLUSTER_PREFIX,
+    INPUT_COLUMNS,
+    SLICE_PREFIX,
+    Composition,
+    Param,
+)
 
 if TYPE_CHECKING:
     from sqlauc.inputs import LabelRule
@@ -46,7 +52,12 @@ def rendered(composition: Composition, tree: exp.Select, rule: LabelRule) -> exp
 @functools.cache
 def _needed(composition: Composition, params: tuple[tuple[str, Param], ...]) -> frozenset[str]:
     names = {c.name for c in _composed(composition, params).find_all(exp.Column)}
-    slices = {n for n in names if n.startswith(SLICE_PREFIX) and n[len(SLICE_PREFIX) :].isdigit()}
+    slices = {
+        n
+        for n in names
+        for prefix in (SLICE_PREFIX, CLUSTER_PREFIX)
+        if n.startswith(prefix) and n[len(prefix) :].isdigit()
+    }
     return frozenset((names & INPUT_COLUMNS) | slices)
 
 

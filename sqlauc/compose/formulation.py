@@ -21,6 +21,8 @@ INPUT_COLUMNS = frozenset(
 )
 #: The slice columns of a keyed metric's input (evaluate's ``by``): ``by_1``, ``by_2``, ...
 SLICE_PREFIX = "by_"
+#: The cluster columns of a clustered metric's input (evaluate's ``cluster``): ``cl_1``, ...
+CLUSTER_PREFIX = "cl_"
 #: The first stage of every formulation (identical rows counted once); an overlay may add
 #: columns to it (a ``counted`` step of its own) that its ``per_key`` step sums up.
 COUNTED = "counted"
@@ -70,6 +72,14 @@ class Formulation:
     estimate : bool
         Whether the formulation estimates the metric instead of computing it exactly (the
         binned AUC, with its certified bounds); the others all give the same number.
+    cluster_steps : tuple of str
+        With cluster keys (:attr:`Composition.cluster_keys`): the steps, beside ``counted``,
+        that are keyed by the clusters too (their GROUP BY and projection; not their windows
+        nor joins): the clustered formulations' per-cluster sums.
+    unshared : Formulation or None
+        The formulation an engine that computes a CTE once per read runs instead
+        (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` unset): compare's join of each row
+        to the per-score placements reads ``counted`` three times, one linear chain there.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -94,7 +104,9 @@ class Formulation:
     weighted: bool = True
     uses_negative: bool = False
     estimate: bool = False
+    cluster_steps: tuple[str, ...] = ()
     overlays_apart: bool = False
+    unshared: Formulation | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,9 @@ class Composition:
     #: The keys added to every stage (``grouped`` adds ``grp``; evaluate adds its slice
     #: columns and ``model``), outermost first.
     keys: tuple[str, ...] = ()
+    #: The cluster columns (``cl_1 ..``) keying ``counted`` and the formulation's
+    #: :attr:`Formulation.cluster_steps` (evaluate's and compare's ``cluster=``).
+    cluster_keys: tuple[str, ...] = ()
 
     def all_keys(self) -> tuple[str, ...]:
         """The keys added to every stage, outermost first."""
@@ -123,10 +138,14 @@ OVERLAY_COUNTS = "overlay_counts"
 
 
 def for_engine(composition: Composition, *, shared_ctes: bool) -> Composition:
-    """The composition an engine runs: without :attr:`Formulation.overlays_apart` where a CTE
-    read twice is computed twice (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so
-    the table is read once everywhere."""
+    """The composition an engine runs: its :attr:`Formulation.unshared` formulation, and
+    without :attr:`Formulation.overlays_apart`, where a CTE read twice is computed twice
+    (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so the table is read once
+    everywhere."""
     formulation = composition.formulation
+    if not shared_ctes and formulation.unshared is not None:
+        composition = replace(composition, formulation=formulation.unshared)
+        formulation = composition.formulation
     if shared_ctes or not formulation.overlays_apart:
         return composition
     return replace(composition, formulation=replace(formulation, overlays_apart=False))

@@ -37,12 +37,19 @@ def per_row(select: exp.Select) -> None:
     select.set("expressions", [p.transform(_row_value, copy=False) for p in select.expressions])
 
 
-def add_key(select: exp.Select, key: str = GROUP_KEY) -> None:
+def add_key(select: exp.Select, key: str = GROUP_KEY, *, joined: bool = True) -> None:
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
-    to its GROUP BY (one is added where it aggregates without one), and to its projection,
-    first, unless a ``*`` carries it already."""
-    if select.args.get("joins"):
-        raise NotImplementedError("the grouped variant of a query with joins is not defined")
+    to its GROUP BY (one is added where it aggregates without one), to its joins' USING
+    (both sides carry it: a key of every stage; ``joined=False`` for a key of the FROM
+    relation only, the cluster columns), and to its projection, first, unless a ``*``
+    carries it already (unqualified: a USING column is one column)."""
+    for join in select.args.get("joins") or []:
+        if not joined:
+            continue
+        using = list(join.args.get("using") or [])
+        if not using:
+            raise NotImplementedError("a keyed join needs USING (the keys are joined on)")
+        join.set("using", [exp.to_identifier(key), *using])
     for window in select.find_all(exp.Window):
         if window.find_ancestor(exp.Select) is not select:
             continue

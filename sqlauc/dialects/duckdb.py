@@ -3,12 +3,10 @@
 from sqlauc.dialects.dialect import Dialect
 
 #: DuckDB computes in parallel and adds its threads' partial sums in whatever order they
-#: finish (measured in tests/test_reproducible.py; its ``fsum``/``kahan_sum`` are not
-#: reproducible: 200 shuffles of 67 values with cancellations gave 11 different fsum results,
-#: and 27 plain SUM results). Its ordered aggregate ``SUM(x ORDER BY x)`` is reproducible but
-#: was 6-8x slower than SUM per input row (sql/counted.sql's weights) and ~100x over 1e7 rows
-#: in one group; the split sum (sqlauc/dialects/adapt.py: exact DECIMAL(38, 0) sums of the
-#: values' bits) is 3-4x SUM there, about 10x faster than the ordered aggregate, and exact.
+#: finish, so a plain SUM (and its ``fsum``/``kahan_sum``) of doubles is not reproducible
+#: (tests/test_reproducible.py). The split sum (sqlauc/dialects/adapt.py: exact DECIMAL(38, 0)
+#: sums of the values' bits) is exact, and cheaper than the ordered aggregate
+#: ``SUM(x ORDER BY x)`` (figures: bench/README.md).
 DIALECT = Dialect(
     name="duckdb",
     title="DuckDB",

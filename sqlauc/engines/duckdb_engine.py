@@ -82,7 +82,7 @@ class DuckDBEngine(Engine):
     def key_statistics(self, source: Source, column: str) -> tuple[int, int] | None:
         """A base table's row count and DuckDB's approximate distinct count of ``column``
         (its HyperLogLog statistics: ``stats(column)``), in one query that reads no rows
-        (about 1 ms, a fifth of the 10k-row sample).
+        (cheaper than the 10k-row sample).
 
         Only for a base table: DuckDB passes a table column's statistics through views,
         filters and joins unchanged, so they do not describe a view's rows, and counting a
@@ -215,7 +215,7 @@ class DuckDBEngine(Engine):
         A CSV file whose comment marker, as DuckDB's sniffer guesses it, would drop or cut
         rows of data is refused (:func:`sqlauc.engines.duckdb_csv.check_comments`).
 
-        The probe is bound, not run (about 0.05 ms on a table), and never cached: a cached
+        The probe is bound, not run (cheap on a table), and never cached: a cached
         answer could outlive an ``ALTER TABLE``, a ``CREATE OR REPLACE``, a rewritten file under
         a view or a table of an attached database changed elsewhere, and bind the next call to
         columns or types that are gone. Binding it again each call is cheaper than any key that

@@ -41,8 +41,6 @@ PARTIAL = Formulation("auc_partial")
 RANK_ALIAS = {"rank": "rows"}
 #: The options every metric takes (beside con, table and dialect).
 COMMON_PARAMETERS = ("label", "score", "weight", "pos_label", "where")
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
-_STRING: dict[str, Any] = {"label": "outcome", "score": "Score", "pos_label": "click"}
 
 
 def warn_one_class() -> None:
@@ -120,30 +118,6 @@ SPEC = MetricSpec(
     dialect_default=True,
     scale_free="auc",
     cli_columns=("model", "auc", "positives", "negatives", "n_rows", "n_excluded"),
-    examples={
-        "auc_grouped": {**_BASE, "method": "grouped"},
-        "auc_grouped_weighted_where": {
-            **_BASE,
-            "method": "grouped",
-            "weight": "sample_w",
-            "where": "user_id IN (1, 2, 3) AND Score > 0.1",
-        },
-        "auc_rows": {**_BASE, "method": "rows"},
-        "auc_bucketed": {**_BASE, "method": "bucketed"},
-        "auc_partial": {**_BASE, "max_fpr": 0.1},
-        "auc_binned": {**_BASE, "method": "binned"},
-        "auc_binned_weighted_string_label": {
-            **_STRING,
-            "method": "binned",
-            "weight": "sample_w",
-            "bins": 1000,
-        },
-        "auc_bucketed_weighted_string_label": {
-            **_STRING,
-            "method": "bucketed",
-            "weight": "sample_w",
-        },
-    },
 )
 
 

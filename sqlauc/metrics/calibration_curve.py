@@ -57,7 +57,6 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     )
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="calibration_curve",
     what="the calibration curve",
@@ -69,15 +68,6 @@ SPEC = MetricSpec(
     params=_params,
     sampled=False,
     cli_columns=("model", *CALIBRATION_COLUMNS),
-    examples={
-        "calibration_curve": _BASE,
-        "calibration_curve_quantile_weighted": {
-            **_BASE,
-            "weight": "sample_w",
-            "n_bins": 10,
-            "strategy": "quantile",
-        },
-    },
 )
 
 

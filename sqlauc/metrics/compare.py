@@ -3,7 +3,9 @@
 The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with the constant
 relation of the models after the baseline), and each row carries the baseline's score beside
 the model's (``baseline_score``); ``sql/compare.sql`` runs per (slice, model) over the distinct
-(baseline score, model score) pairs (bench/prototypes/compare.sql, with ROWS frames).
+(baseline score, model score) pairs (bench/prototypes/compare.sql, with ROWS frames); with
+``cluster=``, ``sql/compare_clustered.sql`` over the pairs per cluster
+(``sql/paired_combos.sql``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
-from sqlauc.metrics.evaluate import as_names, fractional_rows, slice_keys, warn_rows, z_value
+from sqlauc.metrics.evaluate import (
+    CLUSTER_COLUMNS,
+    as_names,
+    fractional_rows,
+    slice_keys,
+    warn_rows,
+    z_value,
+)
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
@@ -26,6 +35,22 @@ from sqlauc.results import key_names, slice_values, sort_rows
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
 COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
                    "z", "p_value")  # fmt: skip
+
+
+#: What cluster= runs: sql/compare_clustered.sql, the combinations keyed by the clusters too,
+#: the placement differences summed per cluster, Obuchowski's variance.
+CLUSTERED = Formulation(
+    "compare_clustered",
+    per_key="combos",
+    totals=("cluster_sums", "totals"),  # the overlays' totals re-sum their per-key sums
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_combos"),),
+    cluster_steps=("combos", "cluster_sums"),
+)
+#: What compare runs: the linear chain over the (baseline score, model score) pairs.
+GROUPED = Formulation(
+    "compare", per_key="combos", counted_keys=("baseline_score",), overlays_apart=True
+)
 
 
 def compare_params(options: Options) -> dict[str, Param]:
@@ -56,7 +81,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     kept = [r for r in evaluated.rows if r["n_rows"]]
     names = model_labels(plan.roles)
     order = {name: i for i, name in enumerate(names)}
-    keys = key_names(options.by, COMPARE_COLUMNS, "by")  # a slice named like an output column
+    outputs = (*COMPARE_COLUMNS, *(CLUSTER_COLUMNS if options.cluster else ()))
+    keys = key_names(options.by, outputs, "by")  # a slice named like an output column
     # frame name, the query's name, the column read (its time zone)
     slices = zip(keys, slice_outputs(plan.tree, len(keys)), plan.roles.by, strict=True)
     data: dict[str, Any] = {
@@ -72,7 +98,12 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     for column in COMPARE_COLUMNS[2:]:
         values = [r[column] if u else None for r, u in zip(kept, used, strict=True)]
         data[column] = pd.array(values, dtype="float64")
-    frame = pd.DataFrame(data, columns=[*keys, *COMPARE_COLUMNS, "_order"])
+    clustered = CLUSTER_COLUMNS if options.cluster else ()
+    if clustered:
+        data["clusters"] = pd.array([r["clusters"] or 0 for r in kept], dtype="int64")
+        values = [r["design_effect"] if u else None for r, u in zip(kept, used, strict=True)]
+        data["design_effect"] = pd.array(values, dtype="float64")
+    frame = pd.DataFrame(data, columns=[*keys, *COMPARE_COLUMNS, *clustered, "_order"])
     frame = sort_rows(frame, [*keys, "_order"])
     frame = frame.drop(columns="_order")
     unused = used.count(False)
@@ -88,31 +119,20 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col", "sample_w")}
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
-    formulations={
-        "grouped": Formulation(
-            "compare", per_key="combos", counted_keys=("baseline_score",), overlays_apart=True
-        )
-    },
+    formulations={"grouped": GROUPED},
+    variants={"clustered": CLUSTERED},
+    option_variants={"cluster": "clustered"},
     shape=shape,
-    parameters=("label", "scores", "by", "weight", "pos_label", "where", "level"),
+    parameters=("label", "scores", "by", "cluster", "weight", "pos_label", "where", "level"),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows", "compare_baseline"),
     keys=slice_keys,
     params=compare_params,
     sampled=False,
     cli_columns=(),
-    examples={
-        "compare_by_day": {**_BASE, "by": ("user_id",), "level": 0.9},
-        "compare_weighted": {
-            "label": "clicked",
-            "scores": ("Score", "gw_col"),
-            "weight": "sample_w",
-        },
-    },
 )
 
 
@@ -128,6 +148,7 @@ def compare(
     where: str | None = None,
     level: float = 0.95,
     dialect: str | None = None,
+    cluster: str | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """The paired DeLong test of each score column against the first, per slice, in one query.
 
@@ -158,6 +179,25 @@ def compare(
         Slice columns: one test per distinct combination (a NULL slice value is a slice).
     level : float in (0, 1), default 0.95
         The level of the interval of the difference.
+    cluster : str or sequence of str, optional
+        The column(s) whose rows are not independent (``"user_id"``). With it, ``diff_low``,
+        ``diff_high``, ``z`` and ``p_value`` come from the clustered variance of Obuchowski
+        (1997) applied to the per-row placement differences (model - baseline), with theta
+        replaced by ``diff``: per cluster ``i``, ``m_i``, ``n_i`` its positives and
+        negatives, ``D10_i``, ``D01_i`` the sums of its positives' and negatives' placement
+        differences; ``I``, ``I10``, ``I01`` the clusters with a used row, a positive, a
+        negative::
+
+            S10 = I10 / ((I10 - 1) P) sum_i (D10_i - m_i diff)^2
+            S01 = I01 / ((I01 - 1) N) sum_i (D01_i - n_i diff)^2
+            S11 = I / (I - 1) sum_i (D10_i - m_i diff)(D01_i - n_i diff)
+            Var(diff) = S10 / P + S01 / N + 2 S11 / (P N)
+
+        (with one row per cluster, the paired DeLong variance above), and ``clusters`` and
+        ``design_effect`` (clustered variance / row-level variance of the difference) are
+        added. The rules of :func:`sqlauc.evaluate`'s ``cluster`` hold: one key over several
+        columns, a NULL key is one cluster, a cluster spanning slices counts in each with its
+        rows there, frequency weights are repeated rows of their cluster.
 
     Returns
     -------
@@ -168,11 +208,14 @@ def compare(
         values; a single positive or negative: ``z``, ``p_value`` and the interval NaN; a
         model ranking the rows exactly as the baseline (identical models): ``z`` and
         ``p_value`` NaN, the interval ``[0, 0]`` (the variance of the difference is 0); an
-        :class:`~sqlauc.UndefinedMetricWarning` says how many, not an error.
+        :class:`~sqlauc.UndefinedMetricWarning` says how many, not an error. With
+        ``cluster``, last: ``clusters`` and ``design_effect``.
 
     References
     ----------
     E. R. DeLong, D. M. DeLong, D. L. Clarke-Pearson, Biometrics 44(3), 837-845 (1988).
+    N. A. Obuchowski, "Nonparametric analysis of clustered ROC curve data", Biometrics 53(2),
+    567-578 (1997).
     W. J. Cody, "Algorithm 715", ACM Transactions on Mathematical Software 19(1), 22-32 (1993).
 
     Examples
@@ -183,9 +226,15 @@ def compare(
     >>> sqlauc.compare(None, df, scores=["a", "b"])[["model", "auc_baseline", "auc", "diff"]]
       model  auc_baseline       auc      diff
     0     b      0.888889  0.777778 -0.111111
+    >>> df["user"] = [1, 1, 2, 2, 3, 3]
+    >>> sqlauc.compare(None, df, scores=["a", "b"], cluster="user")[
+    ...     ["diff", "z", "clusters", "design_effect"]].round(6)
+           diff         z  clusters  design_effect
+    0 -0.111111 -0.317999         3       1.236111
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where,
-             "level": level}  # fmt: skip
+             "level": level, "cluster": as_names(cluster) if cluster is not None
+             else None}  # fmt: skip
     check_scores("compare", given["scores"])
     return shape(run_metric(SPEC, con, table, dialect, given))

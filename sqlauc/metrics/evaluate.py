@@ -96,6 +96,13 @@ GROUPED_COUNTS = Formulation(
     weighted=False,
     overlays_apart=True,
 )
+#: What cluster= runs: sql/evaluate_clustered.sql, the rows' integer placements summed per
+#: cluster (counted and cluster_sums keyed by the cluster columns), Obuchowski's variance.
+CLUSTERED = Formulation(
+    "evaluate_clustered", per_key="cluster_sums", cluster_steps=("cluster_sums",)
+)
+#: The columns cluster= adds (evaluate and compare), last.
+CLUSTER_COLUMNS = ("clusters", "design_effect")
 
 
 #: ece's inner bin edges (sql/evaluate_ece.sql): np.linspace(0, 1, 6)[1:-1], i * (1 / 5).
@@ -121,7 +128,13 @@ def slice_keys(options: Options) -> tuple[str, ...]:
 def slice_names(options: Options) -> list[str]:
     """The frame's names of the ``by`` columns: their own, or ``by``/``by_i`` for one named
     like an output column (``model``, ``auc``, ...; :func:`sqlauc.results.key_names`)."""
-    taken = {*EVALUATE_COLUMNS, *BINNED_COLUMNS, "model", *options.metrics}
+    taken = {
+        *EVALUATE_COLUMNS,
+        *BINNED_COLUMNS,
+        "model",
+        *options.metrics,
+        *(CLUSTER_COLUMNS if options.cluster else ()),
+    }
     return key_names(options.by, taken, "by")
 
 
@@ -145,6 +158,8 @@ def check_options(options: Options) -> None:
                               "auc_low_bound and auc_high_bound)",
                               getattr(options, option))  # fmt: skip
         return
+    if options.cluster:
+        check_cluster(options, "evaluate")
     if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
         raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
                       "(it is their clipping of probabilities)", options.eps)  # fmt: skip
@@ -173,6 +188,18 @@ def evaluate_params(options: Options) -> dict[str, Param]:
         "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
         **ECE_EDGES,
     }
+
+
+def check_cluster(options: Options, function: str) -> None:
+    """cluster= changes the interval only: it needs one (ci given), and it is not combined
+    with max_fpr=, metrics= or group= (their per-score and per-group stages)."""
+    if getattr(options, "ci", 0.95) is None:
+        raise invalid("cluster", function, "None when ci=None (the clusters change the "
+                      "interval only)", list(options.cluster))  # fmt: skip
+    for option in ("max_fpr", "metrics", "group"):
+        if getattr(options, option) not in (None, ()):
+            raise invalid(option, function, "None with cluster= (the clustered query computes "
+                          "the AUC and its interval only)", getattr(options, option))  # fmt: skip
 
 
 def binned_params(options: Options) -> dict[str, Param]:
@@ -218,7 +245,11 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     sampling = _sampling_weights(evaluated)
     _check_probabilities(evaluated)
     metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
-    frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1]), ())
+    clustered = CLUSTER_COLUMNS if options.cluster else ()
+    frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1],
+                               *clustered[1:]), clustered[:1])  # fmt: skip
+    if clustered:  # last, in their order
+        frame = frame[[c for c in frame.columns if c not in clustered] + list(clustered)]
     if "gauc" in metrics:  # sqlauc.gauc's warning, where the AUC is defined (else warned)
         no_group = int((frame["auc"].notna() & frame["gauc"].isna()).sum())
         warn_rows(no_group, len(frame), "have no group with both classes (or their groups "
@@ -228,7 +259,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     if options.max_fpr is None:
         frame = frame.drop(columns="pauc")
     if sampling:
-        frame[list(_CI_COLUMNS)] = np.nan
+        frame[[*_CI_COLUMNS, *(["design_effect"] if options.cluster else [])]] = np.nan
     elif options.ci is not None:
         no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
         if no_interval:
@@ -324,20 +355,20 @@ def warn_rows(count: int, total: int, what: str) -> None:
         checks.warn(f"{count} of {total} (slice, model) rows {what}", UndefinedMetricWarning)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "scores": ("Score", "gw_col")}
 SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
     formulations={"grouped": Formulation("evaluate"), "rows": ROWS, "binned": BINNED},
     unweighted_formulations={"grouped": GROUPED_COUNTS},
     method_options={"bins": "binned"},
-    variants={"groups": _OVER_GROUPS},
-    option_variants={"group": "groups"},
+    variants={"groups": _OVER_GROUPS, "clustered": CLUSTERED},
+    option_variants={"group": "groups", "cluster": "clustered"},
     shape=shape,
     parameters=(
         "label",
         "scores",
         "by",
+        "cluster",
         "weight",
         "pos_label",
         "where",
@@ -359,52 +390,6 @@ SPEC = MetricSpec(
     distinct_share=ROWS_MIN_DISTINCT_SHARE,
     distinct_refuses=("max_fpr", "metrics"),
     cli_columns=(),
-    examples={
-        "evaluate_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95},
-        "evaluate_rows_by_day": {**_BASE, "by": ("user_id",), "ci": 0.95, "method": "rows"},
-        "evaluate_one_score_weighted_pauc": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "ci": 0.9,
-            "max_fpr": 0.1,
-        },
-        "evaluate_binned_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "method": "binned",
-            "bins": 1000,
-        },
-        "evaluate_metrics_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "ci": None,
-            "metrics": ("log_loss", "ne", "calibration", "average_precision"),
-        },
-        "evaluate_gauc_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "group": "gw_col",
-            "group_weight": "clicks",
-            "ci": None,
-            "metrics": ("gauc", "average_precision"),
-        },
-        "evaluate_ks_ece_weighted_by_day": {
-            **_BASE,
-            "by": ("user_id",),
-            "weight": "sample_w",
-            "ci": None,
-            "metrics": ("ks", "ece"),
-        },
-        "evaluate_weighted_log_loss_eps": {
-            "label": "clicked",
-            "scores": ("Score",),
-            "weight": "sample_w",
-            "metrics": ("log_loss",),
-            "eps": 1e-12,
-        },
-    },
 )
 
 
@@ -441,6 +426,7 @@ def evaluate(
     dialect: str | None = None,
     method: Literal["auto", "grouped", "rows", "binned"] = "auto",
     bins: int | None = None,
+    cluster: str | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Evaluate several score columns per slice in one query: AUC, DeLong interval, pAUC,
     log loss, normalized entropy, calibration, average precision.
@@ -552,6 +538,30 @@ def evaluate(
         the exact AUC.
     bins : int, optional
         With ``method="binned"`` only: the number of bins (default 4096), as in :func:`auc`.
+    cluster : str or sequence of str, optional
+        The column(s) whose rows are not independent (``"user_id"``: a user's impressions
+        share the user's click propensity and the model's error for that user). With it,
+        ``auc_se``, ``auc_low`` and ``auc_high`` come from the clustered variance of
+        Obuchowski (1997), and ``clusters`` and ``design_effect`` are added (below). Per
+        (slice, model), with each row's DeLong placement (``V10`` of a positive, ``V01`` of a
+        negative, as above), per cluster ``i``: ``m_i``, ``n_i`` its positives and
+        negatives, ``V10_i``, ``V01_i`` the sums of their placements; ``I`` the clusters with
+        a used row, ``I10`` those with a positive, ``I01`` those with a negative::
+
+            S10 = I10 / ((I10 - 1) P) sum_i (V10_i - m_i theta)^2
+            S01 = I01 / ((I01 - 1) N) sum_i (V01_i - n_i theta)^2
+            S11 = I / (I - 1) sum_i (V10_i - m_i theta)(V01_i - n_i theta)
+            Var = S10 / P + S01 / N + 2 S11 / (P N)
+
+        With one row per cluster it is DeLong's variance. Computed in the same single query
+        and scan from integer placement sums (the squares summed exactly in DECIMAL(38, 0):
+        the same digits at any thread count). A cluster seen in several slices (a user on
+        several days) counts in each slice with its rows there. Several columns make one key
+        (their combination). A NULL cluster key is one cluster, as GROUP BY groups NULLs (give
+        such rows a key of their own to make each its own cluster). Frequency weights count as
+        repeated rows of their cluster; non-integer weights are refused as for ``ci``. Only
+        with an interval (``ci`` not None), ``method`` ``"auto"`` or ``"grouped"``, and
+        without ``max_fpr``, ``metrics`` and ``group``.
 
     Returns
     -------
@@ -563,7 +573,11 @@ def evaluate(
         single positive or negative a NaN interval, a (slice, model) without a usable row
         (every row of the slice has a NULL label or a NULL score in that column) NaN values
         and ``n_rows`` 0 (an :class:`~sqlauc.UndefinedMetricWarning` says how many of
-        each). With ``metrics=``, one column per metric after ``pauc``.
+        each). With ``metrics=``, one column per metric after ``pauc``. With ``cluster``,
+        last: ``clusters`` (clusters with at least one used row in that (slice, model)) and
+        ``design_effect`` (the clustered variance divided by the row-level DeLong variance:
+        the factor by which the row-level interval was too narrow, squared; NaN where either
+        is undefined, an :class:`~sqlauc.UndefinedMetricWarning` as for the interval).
 
     References
     ----------
@@ -577,6 +591,8 @@ def evaluate(
     190-195 (1989).
     X. He et al., "Practical lessons from predicting clicks on ads at Facebook", ADKDD 2014
     (normalized entropy).
+    N. A. Obuchowski, "Nonparametric analysis of clustered ROC curve data", Biometrics 53(2),
+    567-578 (1997) (``cluster``).
 
     Examples
     --------
@@ -591,9 +607,15 @@ def evaluate(
     ...                 metrics=["log_loss", "average_precision"]).round(6)
       model       auc  log_loss  average_precision  positives  negatives  n_rows
     0     a  0.888889  0.369609           0.916667        3.0        3.0       6
+    >>> df["user"] = [1, 1, 2, 2, 3, 3]
+    >>> sqlauc.evaluate(None, df, scores="a", cluster="user")[["auc", "auc_se", "clusters",
+    ...                                                         "design_effect"]].round(6)
+            auc    auc_se  clusters  design_effect
+    0  0.888889  0.122838         3       0.611111
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where, "ci": ci,
              "max_fpr": max_fpr, "method": method, "bins": bins, "metrics": metrics, "eps": eps,
-             "group": group, "group_weight": group_weight}  # fmt: skip
+             "group": group, "group_weight": group_weight,
+             "cluster": as_names(cluster) if cluster is not None else None}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))

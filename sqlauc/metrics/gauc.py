@@ -51,7 +51,6 @@ def shape(evaluated: Evaluated) -> GAUCResult:
 _OVER_GROUPS = Formulation("gauc", per_key=None, totals=("",))
 _OVER_GROUP_ROWS = Formulation("gauc", per_key=None, totals=("",), weighted=False,
                                   uses_negative=True)  # fmt: skip
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id"}
 SPEC = MetricSpec(
     name="gauc",
     what="GAUC",
@@ -73,19 +72,6 @@ SPEC = MetricSpec(
         "n_rows",
         "n_excluded",
     ),
-    examples={
-        "gauc_grouped_weighted_impressions": {**_BASE, "method": "grouped", "weight": "sample_w"},
-        "gauc_grouped_column": {**_BASE, "method": "grouped", "group_weight": "gw_col"},
-        "gauc_rows_uniform": {**_BASE, "method": "rows", "group_weight": "uniform"},
-        "gauc_rows_clicks_string_label": {
-            "label": "outcome",
-            "score": "Score",
-            "pos_label": "click",
-            "group": "user_id",
-            "method": "rows",
-            "group_weight": "clicks",
-        },
-    },
 )
 
 

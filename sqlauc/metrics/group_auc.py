@@ -94,7 +94,6 @@ ROWS = Formulation(
     weighted=False,
     uses_negative=True,
 )
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score", "group": "user_id"}
 SPEC = MetricSpec(
     name="group_auc",
     what="group AUC",
@@ -108,10 +107,6 @@ SPEC = MetricSpec(
     overlays=("diagnostics", "group_weight"),
     params=group_params,
     cli_columns=("model", "group", *GROUP_AUC_COLUMNS),
-    examples={
-        "group_auc_grouped_clicks": {**_BASE, "method": "grouped", "group_weight": "clicks"},
-        "group_auc_rows_column": {**_BASE, "method": "rows", "group_weight": "gw_col"},
-    },
 )
 
 

@@ -75,7 +75,6 @@ def warn_one_class_ks() -> None:
     )
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="ks",
     what="the KS statistic",
@@ -86,16 +85,6 @@ SPEC = MetricSpec(
     dialect_default=True,
     distinct_method="rows",
     cli_columns=("model", *KS_COLUMNS, "positives", "negatives", "n_rows"),
-    examples={
-        "ks": _BASE,
-        "ks_rows_weighted": {**_BASE, "weight": "sample_w", "method": "rows"},
-        "ks_weighted_string_label": {
-            "label": "outcome",
-            "score": "Score",
-            "pos_label": "click",
-            "weight": "sample_w",
-        },
-    },
 )
 
 

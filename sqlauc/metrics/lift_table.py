@@ -40,7 +40,6 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="lift_table",
     what="the lift table",
@@ -51,16 +50,6 @@ SPEC = MetricSpec(
     params=_params,
     sampled=False,
     cli_columns=("model", *LIFT_COLUMNS),
-    examples={
-        "lift_table": _BASE,
-        "lift_table_weighted_string_label": {
-            "label": "outcome",
-            "score": "Score",
-            "pos_label": "click",
-            "weight": "sample_w",
-            "bins": 4,
-        },
-    },
 )
 
 

@@ -59,12 +59,11 @@ def shape(evaluated: Evaluated) -> CurveResult:
     assert evaluated.frame is not None
     fetched = evaluated.frame
     # each column its own block (copy=False), taken as fetched where it is float64 memory of
-    # its own: copies consolidated into one 2-D block cost 0.6 s of a 3.3 s call on a
-    # 2.9M-point curve (bench/README.md)
+    # its own: copies consolidated into one 2-D block are slow on a long curve
     columns: dict[str, Any] = {name: _own_float64(fetched[name]) for name in ROC_COLUMNS}
     # the origin's threshold is NULL in SQL (not every engine has an infinite DOUBLE); set
-    # on a copy of that column, before the frame is built (a .loc write into the frame cost
-    # ~80 ms on a 2.9M-point curve)
+    # on a copy of that column, before the frame is built (a .loc write into the frame would
+    # copy it)
     threshold = fetched["threshold"].to_numpy(dtype="float64", copy=True)
     threshold[:1] = math.inf
     columns["threshold"] = threshold
@@ -80,7 +79,6 @@ def shape(evaluated: Evaluated) -> CurveResult:
     return CurveResult(curve=frame, method=evaluated.plan.method, diagnostics=diag)
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="roc_curve",
     what="the ROC curve",
@@ -95,23 +93,6 @@ SPEC = MetricSpec(
     distinct_method="rows",
     frame=tuple(ROC_COLUMNS),
     cli_columns=("model", *ROC_COLUMNS),
-    examples={
-        "roc_curve": {**_BASE, "drop_intermediate": True},
-        "roc_curve_rows": {**_BASE, "drop_intermediate": True, "method": "rows"},
-        "roc_curve_rows_all_points_weighted": {
-            **_BASE,
-            "weight": "sample_w",
-            "drop_intermediate": False,
-            "method": "rows",
-        },
-        "roc_curve_all_points_weighted_string_label": {
-            "label": "outcome",
-            "score": "Score",
-            "pos_label": "click",
-            "weight": "sample_w",
-            "drop_intermediate": False,
-        },
-    },
 )
 
 

@@ -103,7 +103,6 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-_BASE: dict[str, Any] = {"label": "clicked", "score": "Score"}
 SPEC = MetricSpec(
     name="threshold_metrics",
     what="the metrics at thresholds",
@@ -128,10 +127,6 @@ SPEC = MetricSpec(
         "accuracy",
     ),
     cli_columns=("model", *THRESHOLD_COLUMNS),
-    examples={
-        "threshold_metrics": _BASE,
-        "threshold_metrics_rows_weighted": {**_BASE, "weight": "sample_w", "method": "rows"},
-    },
 )
 
 

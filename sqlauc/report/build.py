@@ -125,9 +125,24 @@ def _evaluate_options(request: Request, metrics: Sequence[str]) -> dict[str, Any
     }
     if "gauc" in metrics:
         options["group"] = request.group
-    if request.cluster is not None:
-        options["cluster"] = request.cluster
     return options
+
+
+def _clustered(review: Review, frame: Any, options: dict[str, Any]) -> Any:
+    """``frame`` with the clustered interval, ``clusters`` and ``design_effect`` of a second
+    evaluate(cluster=...) call (evaluate does not combine cluster= with metrics= or group=),
+    matched by row: both frames are sorted by slice, then model."""
+    request = review.request
+    clustered = {k: v for k, v in options.items() if k not in ("metrics", "group")}
+    clustered["cluster"] = request.cluster
+    extra = recorded(review, lambda: evaluate(request.con, request.table, **clustered))
+    review.queries.append(("Clustered interval (sqlauc.evaluate, cluster=)",
+                           _sql("evaluate", request, clustered)))  # fmt: skip
+    frame = frame.copy()
+    for column in ("auc_se", "auc_low", "auc_high", "clusters", "design_effect"):
+        if column in extra.columns:
+            frame[column] = extra[column].to_numpy()
+    return frame
 
 
 def wanted_metrics(request: Request) -> tuple[str, ...]:
@@ -150,8 +165,10 @@ def summarise(review: Review) -> None:
         review.metrics = tuple(m for m in review.metrics if m not in PROBABILITY_METRICS)
         options = _evaluate_options(request, review.metrics)
         frame = recorded(review, lambda: evaluate(request.con, request.table, **options))
-    review.summary = frame
     review.queries.append(("Summary table (sqlauc.evaluate)", _sql("evaluate", request, options)))
+    if request.cluster is not None and "auc_se" in frame.columns:
+        frame = _clustered(review, frame, options)
+    review.summary = frame
 
 
 def _sql(metric: str, request: Request, options: dict[str, Any]) -> str:

@@ -2,13 +2,13 @@
 
     python tests/golden/regenerate.py
 
-``CASES`` below is the one list of metric calls that the golden files and the structural checks
-of ``tests/test_golden.py`` cover, read from the metric registry (each spec's ``examples``):
-every template, every formulation, ROC with and without ``drop_intermediate``, every group
-weighting, weighted and unweighted input, a string label and a ``where=`` filter.
-Each case is rendered through the public ``sqlauc.sql(metric, TABLE,
-dialect=..., **options)`` (no connection: names are quoted exactly as given) for every dialect
-of ``GOLDEN_DIALECTS`` — the ones the test suite cannot execute — and written to
+``CASES`` (``tests/golden/cases.py``) is the one list of metric calls that the golden files
+and the structural checks of ``tests/test_golden.py`` cover: every template, every formulation,
+ROC with and without ``drop_intermediate``, every group weighting, weighted and unweighted
+input, a string label and a ``where=`` filter. Each case is rendered through the public
+``sqlauc.sql(metric, TABLE, dialect=..., **options)`` (no connection: names are quoted exactly
+as given) for every dialect of ``GOLDEN_DIALECTS`` — the ones the test suite cannot execute —
+and written to
 ``tests/golden/<case>/<dialect>.sql``; files of cases or dialects no longer listed are removed.
 Review the diff (``git diff tests/golden``) like code, then commit it with the change that
 caused it.
@@ -18,36 +18,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 
-if __name__ == "__main__":  # use the sqlauc of this checkout
-    sys.path.insert(0, str(GOLDEN_DIR.parents[1]))
+if __name__ == "__main__":  # use the sqlauc of this checkout, and its tests' golden.cases
+    sys.path[:0] = [str(GOLDEN_DIR.parents[1]), str(GOLDEN_DIR.parent)]
+
+from golden.cases import CASES, TABLE  # noqa: E402
 
 import sqlauc  # noqa: E402
-from sqlauc import dialects, metrics  # noqa: E402
+from sqlauc import dialects  # noqa: E402
 
 #: The dialects sqlauc renders but the test suite does not execute: reviewed as golden SQL
 #: (the registry's records of tier "golden").
 GOLDEN_DIALECTS = tuple(d.name for d in dialects.records("golden"))
 #: The dialects the engine tests execute; the structural checks run on them too.
 EXECUTED_DIALECTS = tuple(d.name for d in dialects.records("executed"))
-
-#: The table every case reads, and the user's column names: none is one of sqlauc's own
-#: names (label, score, weight, grp, ...), so an unquoted user name cannot pass for one, and
-#: "Score" is mixed-case to show that names keep their case.
-TABLE = "analytics.events"
-LABEL, STRING_LABEL, SCORE = "clicked", "outcome", "Score"
-WEIGHT, GROUP, GROUP_WEIGHT = "sample_w", "user_id", "gw_col"
-
-#: case name -> (metric, options of sqlauc.sql): the examples each metric's spec declares
-#: (sqlauc/metrics/<metric>.py, ``MetricSpec.examples``), which use the names above.
-CASES: dict[str, tuple[str, dict[str, Any]]] = {
-    case: (spec.name, options)
-    for spec in metrics.specs()
-    for case, options in spec.examples.items()
-}
 
 
 def render(case: str, dialect: str) -> str:

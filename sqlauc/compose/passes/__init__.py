@@ -19,6 +19,7 @@ from sqlauc.compose.passes.context import Context, Pass, Phase
 #: parameters are filled and folded), ``"rendered"`` ones on each rendering, with the label
 #: rule of the input.
 PASSES: tuple[Pass, ...] = (
+    Pass("count_apart_joined", "composed", count_apart.run_first),
     Pass("inline_key_constants", "composed", inline_key_constants.run),
     Pass("count_apart", "composed", count_apart.run),
     Pass("derive_label", "rendered", derive_label.run),

@@ -59,7 +59,21 @@ def count_apart(tree: exp.Select, composition: Composition) -> None:
     step.set("from_", exp.From(this=union.subquery(source.alias_or_name)))
 
 
+def joined(context: Context) -> bool:
+    """Whether the formulation's totals step does not read its per-key stage (compare's rows
+    joined to it, :attr:`sqlauc.compose.Formulation.unshared`): its overlays' columns then
+    move apart before the constant ones are written where they are read."""
+    formulation = context.composition.formulation
+    return formulation.overlays_apart and formulation.unshared is not None
+
+
+def run_first(tree: exp.Select, context: Context) -> None:
+    """The pass before ``inline_key_constants`` (the joined formulations)."""
+    if joined(context):
+        count_apart(tree, context.composition)
+
+
 def run(tree: exp.Select, context: Context) -> None:
-    """The pass (the formulations with ``overlays_apart``)."""
-    if context.composition.formulation.overlays_apart:
+    """The pass (the other formulations with ``overlays_apart``)."""
+    if context.composition.formulation.overlays_apart and not joined(context):
         count_apart(tree, context.composition)

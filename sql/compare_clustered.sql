@@ -1,0 +1,160 @@
+-- compare_clustered: compare's paired test per (slice, model) with the clustered variance of
+-- Obuchowski (1997) (compare(cluster=...)): one scan of the table.
+--
+-- Reads placed: one row per distinct (baseline score, model score, cluster) combination
+-- (paired_combos.sql, a linear chain), keyed by the cluster columns cl_1 .. cl_C (Composition.
+-- cluster_keys; so is cluster_sums), with its used positives and negatives pos_c, neg_c
+-- (BIGINTs: frequency weights, a weight-k row is k rows of its cluster; non-integer weights
+-- are refused after the query by the check in Python) and the integers row_d1, row_d2
+-- (d_j = 2 neg_ge_j - neg_j of the baseline, j = 1, and the model, j = 2: a positive's
+-- V10_j = (2 N - d_j) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1 (b_j = 2 pos_ge_j -
+-- pos_j: a negative's V01_j = b_j / (2 P)), as in
+-- evaluate_placements.sql. The paired test reads the placement differences (model -
+-- baseline): a positive's V10_2 - V10_1 = -e / (2 N) with e = d_2 - d_1, a negative's
+-- V01_2 - V01_1 = f / (2 P) with f = b_2 - b_1, and diff = auc_2 - auc_1 = -E / (2 P N) with
+-- E = sum e (F = sum f = -E). Per cluster i: m_i, n_i, E_i = sum of its positives' e,
+-- F_i = sum of its negatives' f; exactly, in integers (evaluate_clustered.sql's algebra with
+-- theta replaced by diff):
+--   x_i = P E_i - m_i E,  y_i = N F_i - n_i F
+--   Var = [I10 / (I10 - 1) sum x^2 / P^2 + I01 / (I01 - 1) sum y^2 / N^2
+--          - 2 I / (I - 1) sum x y / (P N)] / (4 P^2 N^2)
+-- (Obuchowski 1997 applied to the differences, I, I10, I01 the clusters with a used row, a
+-- positive, a negative), and the row-level paired DeLong variance (compare.sql's var_diff)
+--   var_rows = (P sum e^2 - E^2) / (4 P^2 N^2 (P - 1)) + (N sum f^2 - F^2) / (4 P^2 N^2 (N - 1))
+-- design_effect = Var / var_rows. The sums of x^2, y^2, x y, e^2, f^2 are sums of whole numbers
+-- in DECIMAL(38, 0): exact in any order, the same digits at any thread count. auc_j =
+-- (2 P N - sum d_j) / (2 P N) (compare.sql's t_j, the same bits).
+--   diff_low/high = diff -/+ :z sqrt(Var), z = diff / sqrt(Var), p_value as in compare.sql (the
+-- steps from clamped on are compare.sql's, character for character: tests/test_clustered.py).
+-- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
+-- another expression of the same SELECT reads. The scores are carried through every stage
+-- (SELECT *): MariaDB 10.11 computed wrong PARTITION BY sums without them.
+WITH cluster_sums AS (
+    SELECT
+        SUM(pos_c) AS m_i,
+        SUM(neg_c) AS n_i,
+        SUM(pos_c * row_d1) AS d1_i,
+        SUM(pos_c * row_d2) AS d2_i,
+        SUM(pos_c * row_e) AS e_i,
+        SUM(neg_c * row_f) AS f_i,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
+            * CAST(row_e AS DECIMAL(38, 0))) AS ee_i,
+        SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))
+            * CAST(row_f AS DECIMAL(38, 0))) AS ff_i
+    FROM placed
+),
+slice_sums AS (
+    SELECT
+        *,
+        SUM(m_i) OVER () AS p_all,
+        SUM(n_i) OVER () AS n_all,
+        SUM(e_i) OVER () AS e_all,
+        SUM(f_i) OVER () AS f_all
+    FROM cluster_sums
+),
+centred AS (
+    SELECT
+        *,
+        CAST(p_all AS DECIMAL(38, 0)) * CAST(e_i AS DECIMAL(38, 0))
+            - CAST(m_i AS DECIMAL(38, 0)) * CAST(e_all AS DECIMAL(38, 0)) AS x_i,
+        CAST(n_all AS DECIMAL(38, 0)) * CAST(f_i AS DECIMAL(38, 0))
+            - CAST(n_i AS DECIMAL(38, 0)) * CAST(f_all AS DECIMAL(38, 0)) AS y_i
+    FROM slice_sums
+),
+totals AS (
+    SELECT
+        SUM(d1_i) AS d_base,
+        SUM(d2_i) AS d_model,
+        SUM(e_i) AS e_total,
+        SUM(f_i) AS f_total,
+        SUM(ee_i) AS ee,
+        SUM(ff_i) AS ff,
+        SUM(m_i) AS pos_total,
+        SUM(n_i) AS neg_total,
+        CAST(SUM(m_i) AS DOUBLE) AS positives,
+        CAST(SUM(n_i) AS DOUBLE) AS negatives,
+        SUM(x_i * x_i) AS xx,
+        SUM(y_i * y_i) AS yy,
+        SUM(x_i * y_i) AS xy,
+        COUNT(CASE WHEN m_i > 0 THEN 1 END) AS i10,
+        COUNT(CASE WHEN n_i > 0 THEN 1 END) AS i01,
+        COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
+    FROM centred
+),
+tested AS (
+    SELECT
+        *,
+        CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE)
+                / CAST(2 * pos_total * neg_total AS DOUBLE)
+        END AS auc_1,
+        CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN CAST(2 * pos_total * neg_total - d_model AS DOUBLE)
+                / CAST(2 * pos_total * neg_total AS DOUBLE)
+        END AS auc_2,
+        (
+            CAST(xx AS DOUBLE) * i10 / NULLIF((i10 - 1) * positives * positives, 0)
+            + CAST(yy AS DOUBLE) * i01 / NULLIF((i01 - 1) * negatives * negatives, 0)
+            - 2.0 * CAST(xy AS DOUBLE) * i_all / NULLIF((i_all - 1) * positives * negatives, 0)
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff,
+        CAST(
+            CAST(pos_total AS DECIMAL(38, 0)) * ee
+            - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
+        + CAST(
+            CAST(neg_total AS DECIMAL(38, 0)) * ff
+            - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
+            AS var_rows
+    FROM totals
+),
+scored AS (
+    SELECT
+        *,
+        auc_2 - auc_1 AS delta,
+        (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
+    FROM tested
+),
+clamped AS (
+    SELECT
+        *,
+        CAST(ABS(z_value) AS DOUBLE) AS a,
+        CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE) AS ac
+    FROM scored
+),
+tail_parts AS (
+    SELECT
+        *,
+        CAST(CASE WHEN ac > 1e-8 THEN ac * ac ELSE 0.0 END AS DOUBLE) AS s,
+        CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0 AS cut,
+        CAST(CASE
+            WHEN ac > 0.67448975
+            THEN (ac - CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0)
+                * (ac + CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0)
+            ELSE 0.0
+        END AS DOUBLE) AS del,
+        1.0 / CAST(CASE WHEN ac > 0.67448975 THEN ac * ac ELSE 1.0 END AS DOUBLE) AS r,
+        CAST(CASE WHEN ac > 0.67448975 THEN ac ELSE 1.0 END AS DOUBLE) AS ra
+    FROM clamped
+)
+SELECT
+    auc_1 AS auc_baseline,
+    auc_2 AS auc,
+    delta AS diff,
+    delta - :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
+    delta + :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
+    z_value AS z,
+    CASE
+        WHEN a IS NULL THEN NULL
+        WHEN a <= 0.67448975 THEN 1.0 - 2.0 * ac * ((((0.065682337918207449113 * s + 2.2352520354606839287) * s + 161.02823106855587881) * s + 1067.6894854603709582) * s + 18154.981253343561249) / ((((s + 47.20258190468824187) * s + 976.09855173777669322) * s + 10260.932208618978205) * s + 45507.789335026729956)
+        WHEN a <= 5.656854249492380195206754896838 THEN 2.0 * (EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (((((((((1.0765576773720192317e-8 * ac + 0.39894151208813466764) * ac + 8.8831497943883759412) * ac + 93.506656132177855979) * ac + 597.27027639480026226) * ac + 2494.5375852903726711) * ac + 6848.1904505362823326) * ac + 11602.651437647350124) * ac + 9842.7148383839780218) / ((((((((ac + 22.266688044328115691) * ac + 235.38790178262499861) * ac + 1519.377599407554805) * ac + 6485.558298266760755) * ac + 18615.571640885098091) * ac + 34900.952721145977266) * ac + 38912.003286093271411) * ac + 19685.429676859990727)))
+        WHEN a < 37.5193 THEN 2.0 * (EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * ((0.398942280401432677939946059934 - r * (((((0.02307344176494017303 * r + 0.21589853405795699) * r + 0.1274011611602473639) * r + 0.022235277870649807) * r + 0.001421619193227893466) * r + 2.9112874951168792e-5) / (((((r + 1.28426009614491121) * r + 0.468238212480865118) * r + 0.0659881378689285515) * r + 0.00378239633202758244) * r + 7.29751555083966205e-5)) / ra))
+        ELSE 0.0
+    END AS p_value,
+    positives,
+    negatives,
+    i_all AS clusters,
+    var_diff / NULLIF(var_rows, 0) AS design_effect
+FROM tail_parts

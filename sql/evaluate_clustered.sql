@@ -1,0 +1,170 @@
+-- evaluate_clustered: evaluate's AUC per (slice, model) with the clustered interval of
+-- Obuchowski (1997) (evaluate(cluster=...)), from per-cluster sums of the rows' integer
+-- DeLong placements; one scan of the table, one linear chain of steps.
+--
+-- Reads counted (counted.sql), keyed by the cluster columns cl_1 .. cl_C too
+-- (Composition.cluster_keys; so is cluster_sums): one row per distinct (score, label, cluster)
+-- of the (slice, model), w its weight (its row count when unweighted; frequency weights, a
+-- weight-k row is k rows of its cluster: non-integer weights are refused after the query by
+-- the check in Python, as for the row-level interval). pos_c/neg_c are w as a BIGINT for the
+-- used rows of each class (a NULL label or score: 0).
+--
+-- Per row, its score s's counts: pos_ge(s), neg_ge(s) (weights with a score >= s: a ROWS
+-- running sum in score order, then its MAX over the tied rows, the sum at the last of them:
+-- weights are >= 0) and pos_eq(s), neg_eq(s) (weights at s). With the integers
+-- d = 2 neg_ge(s) - neg_eq(s) (a positive's V10 = (2 N - d) / (2 N)) and
+-- b = 2 pos_ge(s) - pos_eq(s) (a negative's V01 = b / (2 P)), as in evaluate_placements.sql,
+-- per cluster i: m_i, n_i (its positives, negatives), D_i = sum of its positives' d,
+-- B_i = sum of its negatives' b (and sum d^2, sum b^2 for the row-level variance). Then
+-- d1 = sum D_i, b1 = sum B_i = 2 P N - d1, theta = (2 P N - d1) / (2 P N) (the AUC, ties 1/2:
+-- the same bits as evaluate_placements.sql), and exactly, in integers,
+--   V10_i - m_i theta = -x_i / (2 P N),  x_i = P D_i - m_i d1
+--   V01_i - n_i theta =  y_i / (2 P N),  y_i = N B_i - n_i b1
+-- (V10_i, V01_i the sums of the cluster's placements). Obuchowski's variance, with I the
+-- clusters with a used row, I10 those with a positive, I01 those with a negative, M = P:
+--   S10 = I10 / ((I10 - 1) P) sum_i (V10_i - m_i theta)^2
+--   S01 = I01 / ((I01 - 1) N) sum_i (V01_i - n_i theta)^2
+--   S11 = I / (I - 1) sum_i (V10_i - m_i theta)(V01_i - n_i theta)
+--   Var = S10 / P + S01 / N + 2 S11 / (P N)
+--       = [I10 / (I10 - 1) sum x^2 / P^2 + I01 / (I01 - 1) sum y^2 / N^2
+--          - 2 I / (I - 1) sum x y / (P N)] / (4 P^2 N^2)
+-- With one row per cluster it is DeLong's (evaluate_placements.sql's var_delong, computed
+-- here too): design_effect = Var / var_delong. sum x^2, sum y^2, sum x y are sums of whole
+-- numbers in DECIMAL(38, 0) (exact in any order: the same digits at any thread count), cast
+-- to DOUBLE once; x_i needs d1 and P of its (slice, model): windows over the clusters.
+-- auc_se = sqrt(Var) (NULL where Var < 0 or undefined: I10 or I01 below 2, I below 2, or a
+-- single class), auc_low/high = theta -/+ :z auc_se clipped to [0, 1] (delong_interval.sql).
+-- The interval is required (:with_ci = 1: cluster= is refused with ci=None) and there is no
+-- pauc (cluster= is refused with max_fpr= and metrics=).
+-- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
+-- casts, so no cast fails before the diagnostics of the same query name the bad weights.
+-- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
+-- another expression of the same SELECT reads.
+WITH classed AS (
+    SELECT
+        *,
+        CASE WHEN label = 1 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+        END AS pos_c,
+        CASE WHEN label = 0 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+        END AS neg_c
+    FROM counted
+),
+running AS (
+    SELECT
+        *,
+        SUM(pos_c) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS pos_run,
+        SUM(neg_c) OVER (
+            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS neg_run,
+        SUM(pos_c) OVER (PARTITION BY score) AS pos_eq,
+        SUM(neg_c) OVER (PARTITION BY score) AS neg_eq
+    FROM classed
+),
+peaked AS (
+    SELECT
+        *,
+        MAX(pos_run) OVER (PARTITION BY score) AS pos_ge,
+        MAX(neg_run) OVER (PARTITION BY score) AS neg_ge
+    FROM running
+),
+placed AS (
+    SELECT
+        *,
+        CAST(2 * neg_ge - neg_eq AS BIGINT) AS row_d,
+        CAST(2 * pos_ge - pos_eq AS BIGINT) AS row_b
+    FROM peaked
+),
+cluster_sums AS (
+    SELECT
+        SUM(pos_c) AS m_i,
+        SUM(neg_c) AS n_i,
+        SUM(pos_c * row_d) AS d_i,
+        SUM(neg_c * row_b) AS b_i,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))
+            * CAST(row_d AS DECIMAL(38, 0))) AS dd_i,
+        SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_b AS DECIMAL(38, 0))
+            * CAST(row_b AS DECIMAL(38, 0))) AS bb_i
+    FROM placed
+),
+slice_sums AS (
+    SELECT
+        *,
+        SUM(m_i) OVER () AS p_all,
+        SUM(n_i) OVER () AS n_all,
+        SUM(d_i) OVER () AS d_all,
+        SUM(b_i) OVER () AS b_all
+    FROM cluster_sums
+),
+centred AS (
+    SELECT
+        *,
+        CAST(p_all AS DECIMAL(38, 0)) * CAST(d_i AS DECIMAL(38, 0))
+            - CAST(m_i AS DECIMAL(38, 0)) * CAST(d_all AS DECIMAL(38, 0)) AS x_i,
+        CAST(n_all AS DECIMAL(38, 0)) * CAST(b_i AS DECIMAL(38, 0))
+            - CAST(n_i AS DECIMAL(38, 0)) * CAST(b_all AS DECIMAL(38, 0)) AS y_i
+    FROM slice_sums
+),
+totals AS (
+    SELECT
+        SUM(d_i) AS d1,
+        SUM(dd_i) AS d2,
+        SUM(b_i) AS b1,
+        SUM(bb_i) AS b2,
+        SUM(m_i) AS pos_total,
+        SUM(n_i) AS neg_total,
+        CAST(SUM(m_i) AS DOUBLE) AS positives,
+        CAST(SUM(n_i) AS DOUBLE) AS negatives,
+        SUM(x_i * x_i) AS xx,
+        SUM(y_i * y_i) AS yy,
+        SUM(x_i * y_i) AS xy,
+        COUNT(CASE WHEN m_i > 0 THEN 1 END) AS i10,
+        COUNT(CASE WHEN n_i > 0 THEN 1 END) AS i01,
+        COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
+    FROM centred
+),
+variances AS (
+    SELECT
+        *,
+        CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN CAST(2 * pos_total * neg_total - d1 AS DOUBLE)
+                / CAST(2 * pos_total * neg_total AS DOUBLE)
+        END AS theta,
+        CAST(
+            CAST(pos_total AS DECIMAL(38, 0)) * d2
+            - CAST(d1 AS DECIMAL(38, 0)) * CAST(d1 AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
+        + CAST(
+            CAST(neg_total AS DECIMAL(38, 0)) * b2
+            - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
+            AS var_delong,
+        (
+            CAST(xx AS DOUBLE) * i10 / NULLIF((i10 - 1) * positives * positives, 0)
+            + CAST(yy AS DOUBLE) * i01 / NULLIF((i01 - 1) * negatives * negatives, 0)
+            - 2.0 * CAST(xy AS DOUBLE) * i_all / NULLIF((i_all - 1) * positives * negatives, 0)
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
+    FROM totals
+),
+with_se AS (
+    SELECT
+        *,
+        SQRT(CASE WHEN var_clustered >= 0 THEN var_clustered END) AS se
+    FROM variances
+)
+-- the interval, shared with evaluate.sql (sql/delong_interval.sql)
+SELECT
+    theta AS auc,
+    CASE WHEN :with_ci = 1 THEN se END AS auc_se,
+    auc_low,
+    auc_high,
+    CAST(NULL AS DOUBLE) AS pauc,
+    positives,
+    negatives,
+    i_all AS clusters,
+    var_clustered / NULLIF(var_delong, 0) AS design_effect
+FROM delong_interval

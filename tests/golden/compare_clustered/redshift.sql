@@ -1,0 +1,393 @@
+WITH sqlauc_input AS (
+  SELECT
+    sqlauc_rows.cl_1 AS cl_1,
+    sqlauc_rows.label AS label,
+    sqlauc_rows.label_value AS label_value,
+    sqlauc_rows.any_null_score AS any_null_score,
+    sqlauc_rows.score_1 AS baseline_score,
+    sqlauc_models.model AS model,
+    CASE sqlauc_models.model
+      WHEN 1
+      THEN sqlauc_rows.score_2
+      WHEN 2
+      THEN sqlauc_rows.score_3
+    END AS score
+  FROM (
+    SELECT
+      CAST("clicked" = 1 AS INTEGER) AS label,
+      "clicked" AS label_value,
+      "Score" AS score_1,
+      "gw_col" AS score_2,
+      "sample_w" AS score_3,
+      CASE
+        WHEN "Score" IS NULL OR "gw_col" IS NULL OR "sample_w" IS NULL
+        THEN 1
+        ELSE 0
+      END AS any_null_score,
+      "user_id" AS cl_1
+    FROM "analytics"."events"
+  ) AS sqlauc_rows
+  CROSS JOIN (
+    SELECT
+      1 AS model
+    UNION ALL
+    SELECT
+      2 AS model
+  ) AS sqlauc_models
+), counted AS (
+  SELECT
+    model,
+    baseline_score,
+    cl_1,
+    score,
+    label_value,
+    CAST(label_value = 1 AS INTEGER) AS label,
+    COUNT(*) AS n_rows,
+    CAST(COUNT(*) AS DOUBLE PRECISION) AS w,
+    COUNT(CASE WHEN any_null_score = 1 THEN 1 END) AS n_any_null_score,
+    COUNT(baseline_score) - COUNT(CASE WHEN baseline_score * 0 = 0 THEN 1 END) AS n_nonfinite_baseline
+  FROM sqlauc_input
+  GROUP BY
+    model,
+    baseline_score,
+    cl_1,
+    score,
+    label_value
+), combos AS (
+  SELECT
+    cl_1,
+    model,
+    baseline_score,
+    score,
+    CASE
+      WHEN score IS NULL OR baseline_score IS NULL
+      THEN CAST(0 AS BIGINT)
+      ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
+    END AS pos_c,
+    CASE
+      WHEN score IS NULL OR baseline_score IS NULL
+      THEN CAST(0 AS BIGINT)
+      ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
+    END AS neg_c,
+    SUM(n_rows) AS n_rows,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
+    SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
+    SUM(CASE WHEN label_value IS NULL THEN n_rows ELSE 0 END) AS n_null_label,
+    SUM(CASE WHEN score IS NULL THEN n_rows ELSE 0 END) AS n_null_score,
+    SUM(CASE WHEN score IS NULL OR score * 0 = 0 THEN 0 ELSE n_rows END) AS n_nonfinite_score,
+    MIN(CASE WHEN label = 0 THEN label_value END) AS neg_label_min,
+    MAX(CASE WHEN label = 0 THEN label_value END) AS neg_label_max,
+    SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
+    SUM(n_any_null_score) AS n_rows_null_score,
+    SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
+  FROM counted
+  GROUP BY
+    cl_1,
+    model,
+    baseline_score,
+    score
+), running AS (
+  SELECT
+    *,
+    SUM(pos_c) OVER (
+      PARTITION BY model
+      ORDER BY baseline_score DESC NULLS LAST, score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_run_1,
+    SUM(neg_c) OVER (
+      PARTITION BY model
+      ORDER BY baseline_score DESC NULLS LAST, score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_run_1,
+    SUM(pos_c) OVER (
+      PARTITION BY model
+      ORDER BY score DESC NULLS LAST, baseline_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS pos_run_2,
+    SUM(neg_c) OVER (
+      PARTITION BY model
+      ORDER BY score DESC NULLS LAST, baseline_score DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS neg_run_2,
+    SUM(pos_c) OVER (PARTITION BY model, baseline_score) AS pos_eq_1,
+    SUM(neg_c) OVER (PARTITION BY model, baseline_score) AS neg_eq_1,
+    SUM(pos_c) OVER (PARTITION BY model, score) AS pos_eq_2,
+    SUM(neg_c) OVER (PARTITION BY model, score) AS neg_eq_2
+  FROM combos
+), peaked AS (
+  SELECT
+    *,
+    MAX(pos_run_1) OVER (PARTITION BY model, baseline_score) AS pos_ge_1,
+    MAX(neg_run_1) OVER (PARTITION BY model, baseline_score) AS neg_ge_1,
+    MAX(pos_run_2) OVER (PARTITION BY model, score) AS pos_ge_2,
+    MAX(neg_run_2) OVER (PARTITION BY model, score) AS neg_ge_2
+  FROM running
+), placed AS (
+  SELECT
+    *,
+    CAST(2 * neg_ge_1 - neg_eq_1 AS BIGINT) AS row_d1,
+    CAST(2 * neg_ge_2 - neg_eq_2 AS BIGINT) AS row_d2,
+    CAST((
+      2 * neg_ge_2 - neg_eq_2
+    ) - (
+      2 * neg_ge_1 - neg_eq_1
+    ) AS BIGINT) AS row_e,
+    CAST((
+      2 * pos_ge_2 - pos_eq_2
+    ) - (
+      2 * pos_ge_1 - pos_eq_1
+    ) AS BIGINT) AS row_f
+  FROM peaked
+), cluster_sums AS (
+  SELECT
+    cl_1,
+    model,
+    SUM(pos_c) AS m_i,
+    SUM(neg_c) AS n_i,
+    SUM(pos_c * row_d1) AS d1_i,
+    SUM(pos_c * row_d2) AS d2_i,
+    SUM(pos_c * row_e) AS e_i,
+    SUM(neg_c * row_f) AS f_i,
+    SUM(
+      CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
+    ) AS ee_i,
+    SUM(
+      CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))
+    ) AS ff_i,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
+  FROM placed
+  GROUP BY
+    cl_1,
+    model
+), slice_sums AS (
+  SELECT
+    *,
+    SUM(m_i) OVER (PARTITION BY model) AS p_all,
+    SUM(n_i) OVER (PARTITION BY model) AS n_all,
+    SUM(e_i) OVER (PARTITION BY model) AS e_all,
+    SUM(f_i) OVER (PARTITION BY model) AS f_all
+  FROM cluster_sums
+), centred AS (
+  SELECT
+    *,
+    CAST(p_all AS DECIMAL(38, 0)) * CAST(e_i AS DECIMAL(38, 0)) - CAST(m_i AS DECIMAL(38, 0)) * CAST(e_all AS DECIMAL(38, 0)) AS x_i,
+    CAST(n_all AS DECIMAL(38, 0)) * CAST(f_i AS DECIMAL(38, 0)) - CAST(n_i AS DECIMAL(38, 0)) * CAST(f_all AS DECIMAL(38, 0)) AS y_i
+  FROM slice_sums
+), totals AS (
+  SELECT
+    model,
+    SUM(d1_i) AS d_base,
+    SUM(d2_i) AS d_model,
+    SUM(e_i) AS e_total,
+    SUM(f_i) AS f_total,
+    SUM(ee_i) AS ee,
+    SUM(ff_i) AS ff,
+    SUM(m_i) AS pos_total,
+    SUM(n_i) AS neg_total,
+    CAST(SUM(m_i) AS DOUBLE PRECISION) AS positives,
+    CAST(SUM(n_i) AS DOUBLE PRECISION) AS negatives,
+    SUM(x_i * x_i) AS xx,
+    SUM(y_i * y_i) AS yy,
+    SUM(x_i * y_i) AS xy,
+    COUNT(CASE WHEN m_i > 0 THEN 1 END) AS i10,
+    COUNT(CASE WHEN n_i > 0 THEN 1 END) AS i01,
+    COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all,
+    SUM(n_rows) AS n_rows,
+    SUM(n_used) AS n_used,
+    SUM(n_excluded) AS n_excluded,
+    SUM(n_null_label) AS n_null_label,
+    SUM(n_null_score) AS n_null_score,
+    SUM(n_nonfinite_score) AS n_nonfinite_score,
+    MIN(neg_label_min) AS neg_label_min,
+    MAX(neg_label_max) AS neg_label_max,
+    SUM(n_rows_excluded) AS n_rows_excluded,
+    SUM(n_rows_null_score) AS n_rows_null_score,
+    SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
+  FROM centred
+  GROUP BY
+    model
+), tested AS (
+  SELECT
+    *,
+    CASE
+      WHEN pos_total > 0 AND neg_total > 0
+      THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE PRECISION) / CAST(2 * pos_total * neg_total AS DOUBLE PRECISION)
+    END AS auc_1,
+    CASE
+      WHEN pos_total > 0 AND neg_total > 0
+      THEN CAST(2 * pos_total * neg_total - d_model AS DOUBLE PRECISION) / CAST(2 * pos_total * neg_total AS DOUBLE PRECISION)
+    END AS auc_2,
+    CAST((
+      CAST(CAST(xx AS DOUBLE PRECISION) * i10 AS DOUBLE PRECISION) / NULLIF((
+        i10 - 1
+      ) * positives * positives, 0) + CAST(CAST(yy AS DOUBLE PRECISION) * i01 AS DOUBLE PRECISION) / NULLIF((
+        i01 - 1
+      ) * negatives * negatives, 0) - CAST(2.0 * CAST(xy AS DOUBLE PRECISION) * i_all AS DOUBLE PRECISION) / NULLIF((
+        i_all - 1
+      ) * positives * negatives, 0)
+    ) AS DOUBLE PRECISION) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff,
+    CAST(CAST(pos_total AS DECIMAL(38, 0)) * ee - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE PRECISION) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      positives - 1
+    ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * ff - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE PRECISION) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      negatives - 1
+    ), 0) AS var_rows
+  FROM totals
+), scored AS (
+  SELECT
+    *,
+    auc_2 - auc_1 AS "delta",
+    CAST((
+      auc_2 - auc_1
+    ) AS DOUBLE PRECISION) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
+  FROM tested
+), clamped AS (
+  SELECT
+    *,
+    CAST(ABS(z_value) AS DOUBLE PRECISION) AS a,
+    CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE PRECISION) AS ac
+  FROM scored
+), tail_parts AS (
+  SELECT
+    *,
+    CAST(CASE WHEN ac > 1e-8 THEN ac * ac ELSE 0.0 END AS DOUBLE PRECISION) AS s,
+    CAST(FLOOR(ac * 16) AS DOUBLE PRECISION) / 16.0 AS cut,
+    CAST(CASE
+      WHEN ac > 0.67448975
+      THEN (
+        ac - CAST(FLOOR(ac * 16) AS DOUBLE PRECISION) / 16.0
+      ) * (
+        ac + CAST(FLOOR(ac * 16) AS DOUBLE PRECISION) / 16.0
+      )
+      ELSE 0.0
+    END AS DOUBLE PRECISION) AS del,
+    1.0 / CAST(CASE WHEN ac > 0.67448975 THEN ac * ac ELSE 1.0 END AS DOUBLE PRECISION) AS r,
+    CAST(CASE WHEN ac > 0.67448975 THEN ac ELSE 1.0 END AS DOUBLE PRECISION) AS ra
+  FROM clamped
+)
+SELECT
+  'Score' AS baseline,
+  CASE model WHEN 1 THEN 'gw_col' WHEN 2 THEN 'sample_w' END AS model,
+  auc_1 AS auc_baseline,
+  auc_2 AS auc,
+  "delta" AS diff,
+  "delta" - 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
+  "delta" + 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
+  z_value AS z,
+  CASE
+    WHEN a IS NULL
+    THEN NULL
+    WHEN a <= 0.67448975
+    THEN 1.0 - CAST(2.0 * ac * (
+      (
+        (
+          (
+            0.065682337918207449113 * s + 2.2352520354606839287
+          ) * s + 161.02823106855587881
+        ) * s + 1067.6894854603709582
+      ) * s + 18154.981253343561249
+    ) AS DOUBLE PRECISION) / (
+      (
+        (
+          (
+            s + 47.20258190468824187
+          ) * s + 976.09855173777669322
+        ) * s + 10260.932208618978205
+      ) * s + 45507.789335026729956
+    )
+    WHEN a <= 5.656854249492380195206754896838
+    THEN 2.0 * (
+      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
+        CAST((
+          (
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        1.0765576773720192317e-8 * ac + 0.39894151208813466764
+                      ) * ac + 8.8831497943883759412
+                    ) * ac + 93.506656132177855979
+                  ) * ac + 597.27027639480026226
+                ) * ac + 2494.5375852903726711
+              ) * ac + 6848.1904505362823326
+            ) * ac + 11602.651437647350124
+          ) * ac + 9842.7148383839780218
+        ) AS DOUBLE PRECISION) / (
+          (
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        ac + 22.266688044328115691
+                      ) * ac + 235.38790178262499861
+                    ) * ac + 1519.377599407554805
+                  ) * ac + 6485.558298266760755
+                ) * ac + 18615.571640885098091
+              ) * ac + 34900.952721145977266
+            ) * ac + 38912.003286093271411
+          ) * ac + 19685.429676859990727
+        )
+      )
+    )
+    WHEN a < 37.5193
+    THEN 2.0 * (
+      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
+        CAST((
+          0.398942280401432677939946059934 - CAST(r * (
+            (
+              (
+                (
+                  (
+                    0.02307344176494017303 * r + 0.21589853405795699
+                  ) * r + 0.1274011611602473639
+                ) * r + 0.022235277870649807
+              ) * r + 0.001421619193227893466
+            ) * r + 2.9112874951168792e-5
+          ) AS DOUBLE PRECISION) / (
+            (
+              (
+                (
+                  (
+                    r + 1.28426009614491121
+                  ) * r + 0.468238212480865118
+                ) * r + 0.0659881378689285515
+              ) * r + 0.00378239633202758244
+            ) * r + 7.29751555083966205e-5
+          )
+        ) AS DOUBLE PRECISION) / ra
+      )
+    )
+    ELSE 0.0
+  END AS p_value,
+  positives,
+  negatives,
+  i_all AS clusters,
+  CAST(var_diff AS DOUBLE PRECISION) / NULLIF(var_rows, 0) AS design_effect,
+  CAST(n_rows AS BIGINT) AS n_rows,
+  CAST(n_used AS BIGINT) AS n_used,
+  CAST(n_excluded AS BIGINT) AS n_excluded,
+  CAST(n_null_label AS BIGINT) AS n_null_label,
+  CAST(n_null_score AS BIGINT) AS n_null_score,
+  CAST(n_nonfinite_score AS BIGINT) AS n_nonfinite_score,
+  CAST(0 AS BIGINT) AS n_bad_weight,
+  0 AS max_label_code,
+  neg_label_min,
+  neg_label_max,
+  CAST(0 AS BIGINT) AS n_fractional_weight,
+  n_rows_excluded,
+  n_rows_null_score,
+  n_nonfinite_baseline
+FROM tail_parts
