@@ -152,10 +152,15 @@ def test_slices_named_like_output_columns(tmp_path):
     assert "AUC per model / x" in text and "<td>1 / 2</td>" in text
 
 
-def test_cluster_is_refused_until_evaluate_takes_it():
-    frame = pd.DataFrame({"label": [0, 1, 0, 1], "a": [0.1, 0.9, 0.3, 0.6], "u": [1, 1, 2, 2]})
-    with pytest.raises(sqlauc.InvalidParameterError, match="issue 27"):
-        sqlauc.report(None, frame, scores="a", cluster="u", path="never-written.html")
+def test_clustered_intervals(demo, tmp_path):
+    """With cluster=, the summary's interval and the comparison are evaluate's and
+    compare's clustered ones, with the design effect."""
+    options = {"label": "clicked", "scores": SCORES, "cluster": "user_id"}
+    path = sqlauc.report(demo, "impressions", path=tmp_path / "r.html", **options)
+    text = path.read_text(encoding="utf-8")
+    compared = sqlauc.compare(demo, "impressions", **options)
+    assert f'data-metric="diff_low" data-value="{float(compared["diff_low"][0])!r}"' in text
+    assert "clustered by <code>user_id</code>" in text and 'data-metric="design_effect"' in text
 
 
 # ---------------------------------------------------------------------------------------------

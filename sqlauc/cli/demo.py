@@ -158,7 +158,7 @@ def run_demo(args: argparse.Namespace) -> None:
         f"  sqlauc gauc {data} --group user_id --label clicked --score p_model_a\n"
         f"  sqlauc roc {data} --label clicked --score p_model_a --plot roc.png\n"
         f"  sqlauc report {data} --label clicked --score p_model_a --score p_model_b "
-        "--by day --group user_id -o report.html"
+        "--by day --group user_id --cluster user_id -o report.html"
     )
 
 
@@ -181,13 +181,14 @@ def _compare(target: Any) -> None:
 
 
 def _report(target: Any, path: Path) -> None:
-    """The model review of both models: by day, with the GAUC per user. Its warnings are
+    """The model review of both models: by day, the GAUC per user, intervals clustered by
+    user. Its warnings are
     the ones printed above (per model), and the report shows them: not printed again."""
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         written = sqlauc.report(target.con, target.table, label=LABEL, scores=SCORES, by="day",
-                                group=GROUP, path=path)  # fmt: skip
+                                group=GROUP, cluster=GROUP, path=path)  # fmt: skip
     print(f"\nthe model review ({time.perf_counter() - started:.2f} s): {written}")
 
 

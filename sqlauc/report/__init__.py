@@ -68,9 +68,9 @@ def report(
     group : str, optional
         The group column of GAUC (e.g. a user id): the summary adds each model's GAUC.
     cluster : str, optional
-        The column whose rows are not independent (e.g. a user id), for clustered intervals
-        and tests; refused until :func:`sqlauc.evaluate` and :func:`sqlauc.compare` take
-        ``cluster`` (issue 27).
+        The column whose rows are not independent (e.g. a user id): the AUC intervals and the
+        tests are clustered (:func:`sqlauc.evaluate`'s and :func:`sqlauc.compare`'s
+        ``cluster``), with the clusters and the design effect.
     level : float in (0, 1), default 0.95
         The level of every interval, and the significance threshold ``1 - level`` of the
         comparisons. With a weight column of non-integer (sampling) weights there is no
@@ -95,9 +95,6 @@ def report(
     >>> "a is better than b by 0.1111 AUC" in out.read_text()
     True
     """
-    if cluster is not None:  # evaluate(cluster=) and compare(cluster=) are issue 27's
-        raise invalid("cluster", "report", "None: this version's evaluate and compare have no "
-                      "clustered intervals yet (issue 27)", cluster)  # fmt: skip
     names = as_names(scores)
     names = (names,) if isinstance(names, str) else tuple(names)
     if not names:
