@@ -27,9 +27,12 @@ from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
     brute_roc,
+    calibration_reference,
     delong_paired,
     delong_variance,
     gauc_reference,
+    ks_reference,
+    lift_reference,
     trapezoid,
 )
 from sklearn.metrics import roc_auc_score, roc_curve
@@ -672,10 +675,31 @@ def _same_paired(got: pd.DataFrame, ref: tuple[float, ...]) -> bool:
     )
 
 
+def _reference_confusion(frame: pd.DataFrame, data, options: dict) -> dict[str, float]:
+    """The (weighted) confusion counts at score >= 0.5, counted directly."""
+    w = np.ones(len(data.y)) if data.w is None else np.asarray(data.w, dtype=float)
+    y, predicted = np.asarray(data.y, dtype=bool), np.asarray(data.s) >= 0.5
+    return {
+        "tp": float(w[y & predicted].sum()),
+        "fp": float(w[~y & predicted].sum()),
+        "tn": float(w[~y & ~predicted].sum()),
+        "fn": float(w[y & ~predicted].sum()),
+    }
+
+
+def _same_frame(got: pd.DataFrame, ref: pd.DataFrame) -> bool:
+    return bool(
+        list(got.columns) == list(ref.columns)
+        and len(got) == len(ref)
+        and np.allclose(got.to_numpy(float), ref.to_numpy(float), rtol=0, atol=TOL)
+    )
+
+
 #: options a metric needs beyond the test data's defaults (compare: a baseline and a model)
 EXTRA_OPTIONS: dict[str, dict] = {
     "evaluate": {"scores": "score"},
     "compare": {"scores": ["score", "g"]},
+    "threshold_metrics": {"thresholds": [0.5]},
 }
 
 #: metric -> (its independent reference, how to compare the result object with it). A metric
@@ -706,6 +730,25 @@ REFERENCES = {
         ),
     ),
     "compare": (_reference_paired, _same_paired),
+    "ks": (
+        lambda frame, data, options: ks_reference(data.y, data.s, data.w),
+        lambda got, ref: got.statistic == pytest.approx(ref[0], abs=TOL),
+    ),
+    "calibration_curve": (
+        lambda frame, data, options: calibration_reference(data.y, data.s, data.w),
+        _same_frame,
+    ),
+    "lift_table": (
+        lambda frame, data, options: lift_reference(data.y, data.s, data.w),
+        _same_frame,
+    ),
+    "threshold_metrics": (
+        _reference_confusion,
+        lambda got, ref: (
+            len(got) == 1
+            and all(got[k].iloc[0] == pytest.approx(v, abs=TOL) for k, v in ref.items())
+        ),
+    ),
 }
 
 

@@ -152,6 +152,17 @@ def test_slices_named_like_output_columns(tmp_path):
     assert "AUC per model / x" in text and "<td>1 / 2</td>" in text
 
 
+def test_clustered_intervals(demo, tmp_path):
+    """With cluster=, the summary's interval and the comparison are evaluate's and
+    compare's clustered ones, with the design effect."""
+    options = {"label": "clicked", "scores": SCORES, "cluster": "user_id"}
+    path = sqlauc.report(demo, "impressions", path=tmp_path / "r.html", **options)
+    text = path.read_text(encoding="utf-8")
+    compared = sqlauc.compare(demo, "impressions", **options)
+    assert f'data-metric="diff_low" data-value="{float(compared["diff_low"][0])!r}"' in text
+    assert "clustered by <code>user_id</code>" in text and 'data-metric="design_effect"' in text
+
+
 # ---------------------------------------------------------------------------------------------
 # the command
 

@@ -145,6 +145,7 @@ def run_demo(args: argparse.Namespace) -> None:
                     result = compute(metric, target, label=LABEL, score=score, **extra)
                     records.append(summary_record(score, result, COLUMNS[metric]))
             _print_table(title, records, COLUMNS[metric], started)
+        _compare(target)
         curves = {}
         for score in SCORES:
             with relay_warnings(score):
@@ -157,18 +158,37 @@ def run_demo(args: argparse.Namespace) -> None:
         f"  sqlauc gauc {data} --group user_id --label clicked --score p_model_a\n"
         f"  sqlauc roc {data} --label clicked --score p_model_a --plot roc.png\n"
         f"  sqlauc report {data} --label clicked --score p_model_a --score p_model_b "
-        "--by day --group user_id -o report.html"
+        "--by day --group user_id --cluster user_id -o report.html"
+    )
+
+
+def _compare(target: Any) -> None:
+    """Is model A better than model B? The paired test with rows taken as independent, then
+    with the rows of one user as a cluster: the design effect is how much the row-level
+    variance was too small (the users' rows are not independent draws)."""
+    started = time.perf_counter()
+    options = {"label": LABEL, "scores": list(reversed(SCORES))}
+    rows = sqlauc.compare(target.con, target.table, **options).iloc[0]
+    users = sqlauc.compare(target.con, target.table, cluster=GROUP, **options).iloc[0]
+    print(f"\nIs {SCORES[0]} better than {SCORES[1]}? ({time.perf_counter() - started:.2f} s)")
+    print(f"difference in AUC  {users['diff']:.6f}")
+    print(f"95% CI, rows as independent  [{rows['diff_low']:.6f}, {rows['diff_high']:.6f}]")
+    print(
+        f"95% CI, clustered by {GROUP}   [{users['diff_low']:.6f}, {users['diff_high']:.6f}]"
+        f"  ({users['clusters']:,} users; design effect {users['design_effect']:.2f}: the "
+        "row-level variance was that many times too small)"
     )
 
 
 def _report(target: Any, path: Path) -> None:
-    """The model review of both models: by day, with the GAUC per user. Its warnings are
+    """The model review of both models: by day, the GAUC per user, intervals clustered by
+    user. Its warnings are
     the ones printed above (per model), and the report shows them: not printed again."""
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         written = sqlauc.report(target.con, target.table, label=LABEL, scores=SCORES, by="day",
-                                group=GROUP, path=path)  # fmt: skip
+                                group=GROUP, cluster=GROUP, path=path)  # fmt: skip
     print(f"\nthe model review ({time.perf_counter() - started:.2f} s): {written}")
 
 

@@ -68,8 +68,9 @@ def report(
     group : str, optional
         The group column of GAUC (e.g. a user id): the summary adds each model's GAUC.
     cluster : str, optional
-        The column whose rows are not independent (e.g. a user id): the intervals and the
-        tests are clustered (:func:`sqlauc.evaluate`'s ``cluster``).
+        The column whose rows are not independent (e.g. a user id): the AUC intervals and the
+        tests are clustered (:func:`sqlauc.evaluate`'s and :func:`sqlauc.compare`'s
+        ``cluster``), with the clusters and the design effect.
     level : float in (0, 1), default 0.95
         The level of every interval, and the significance threshold ``1 - level`` of the
         comparisons. With a weight column of non-integer (sampling) weights there is no
