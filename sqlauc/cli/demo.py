@@ -167,7 +167,7 @@ def _compare(target: Any) -> None:
     with the rows of one user as a cluster: the design effect is how much the row-level
     variance was too small (the users' rows are not independent draws)."""
     started = time.perf_counter()
-    options = {"label": LABEL, "scores": list(reversed(SCORES))}
+    options: dict[str, Any] = {"label": LABEL, "scores": list(reversed(SCORES))}
     rows = sqlauc.compare(target.con, target.table, **options).iloc[0]
     users = sqlauc.compare(target.con, target.table, cluster=GROUP, **options).iloc[0]
     print(f"\nIs {SCORES[0]} better than {SCORES[1]}? ({time.perf_counter() - started:.2f} s)")
