@@ -22,7 +22,7 @@ LONG_MODULES = {
     "metrics/evaluate.py",
 }
 #: Functions over FUNCTION_LINES lines of code today.
-LONG_FUNCTIONS: set[str] = set()
+LONG_FUNCTIONS = {"inputs.py:_long"}  # grew with cluster=; inputs.py is split on branch structure
 
 
 def _modules() -> dict[str, Path]:
