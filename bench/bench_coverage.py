@@ -45,8 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import sqlauc
 
 MODELS = ("model_a", "model_b")
-#: GAUC's interval and paired test (issue 27) where this sqlauc has them.
+#: GAUC's interval and paired test (issue 27), where this sqlauc has them.
 WITH_GAUC = "ci" in inspect.signature(sqlauc.gauc).parameters
+WITH_PAIRED_GAUC = "metric" in inspect.signature(sqlauc.compare).parameters
 
 
 def simulate(users: int, rows: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -101,6 +102,7 @@ def one_replicate(frame: pd.DataFrame, con: duckdb.DuckDBPyConnection) -> dict[s
     if WITH_GAUC:
         g = sqlauc.gauc(con, frame, label="clicked", score=MODELS[0], group="user_id", ci=0.95)
         out["gauc"] = (g.gauc, g.se, g.low, g.high)
+    if WITH_PAIRED_GAUC:
         kw = {"label": "clicked", "scores": list(MODELS), "metric": "gauc", "group": "user_id"}
         row = sqlauc.compare(con, frame, **kw).iloc[0]
         se = (row["diff_high"] - row["diff_low"]) / (2 * Z95)

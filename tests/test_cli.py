@@ -369,7 +369,7 @@ def test_gauc_table_shows_groups_used_and_skipped(workdir):
     out = ok(run("gauc", "data.parquet", "--group", "g", "--group-weight", "clicks", cwd=workdir))
     header, _, row = out.splitlines()
     assert header.split() == cli.COLUMNS["gauc"]
-    assert row.split()[2:4] == ["25", "0"]
+    assert row.split()[5:7] == ["25", "0"]  # after gauc and its interval se, low, high
 
 
 # ---------------------------------------------------------------------------------------------
