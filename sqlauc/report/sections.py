@@ -89,6 +89,9 @@ def summary_columns(review: Review) -> list[Column]:
         ]
     if "gauc" in frame:
         columns.append(("GAUC", f"AUC per {review.request.group}, averaged", _metric("gauc")))
+    if "gauc_low" in frame:
+        tip = f"over the {review.request.group} groups (docs/gauc.md)"
+        columns.append((f"GAUC {percent} CI", tip, _interval("gauc")))
     columns += [(*METRIC_HEADINGS[m], _metric(m)) for m in METRIC_HEADINGS if m in frame]
     columns += [
         ("positives", "", _count("positives")),
