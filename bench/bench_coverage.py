@@ -110,6 +110,9 @@ def one_replicate(frame: pd.DataFrame, con: duckdb.DuckDBPyConnection) -> dict[s
     return out
 
 
+FORMATS: dict[str, Callable[[Any], str]] = {"se/sd": "{:.2f}x".format, "coverage": "{:.1%}".format}
+
+
 def summarize(records: list[dict[str, Any]], truth: dict[str, float]) -> pd.DataFrame:
     """se/sd, coverage and false-positive rate per method."""
     lines = []
@@ -160,6 +163,7 @@ def run(users: int, rows: int, replicates: int, truth_users: int, seed: int) -> 
         f"\n{users} users x {rows} rows, {replicates} replicates; truth AUC {auc_truth:.4f}, "
         f"GAUC {gauc_truth:.4f}; mean design effect {design:.2f}"
     )
+    print(table.to_string(index=False, formatters=FORMATS), flush=True)
     return table
 
 
@@ -177,12 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     tables = [run(args.users, k, args.replicates, args.truth_users, args.seed) for k in args.rows]
     table = pd.concat(tables, ignore_index=True)
-    formatters: dict[str, Callable[[Any], str]] = {
-        "se/sd": "{:.2f}x".format,
-        "coverage": "{:.1%}".format,
-    }
     print()
-    print(table.to_string(index=False, formatters=formatters))
+    print(table.to_string(index=False, formatters=FORMATS))
     print(f"\n{time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
 
 
