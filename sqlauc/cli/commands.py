@@ -304,46 +304,36 @@ def run_summary(args: argparse.Namespace) -> None:
     emit(records, columns, args.format)
 
 
-def run_calibration(args: argparse.Namespace) -> None:
-    """One record per bin and model."""
-    columns = COLUMNS["calibration_curve"]
+def _frames_per_model(args: argparse.Namespace, metric: str, function: Any, **options: Any) -> None:
+    """Emit the rows of ``function``'s frame for each model (the review tables: one record
+    per bin or requested point and model), in the columns of ``metric``."""
+    columns = COLUMNS[metric]
     records: list[Record] = []
     with open_target(args) as target:
         for score in scores(args):
             with relay_warnings(score):
-                frame = sqlauc.calibration_curve(target.con, target.table,
-                                                 n_bins=args.bins, strategy=args.strategy,
-                                                 **column_options(args, score))  # fmt: skip
+                frame = function(target.con, target.table, **column_options(args, score),
+                                 **options)  # fmt: skip
                 records.extend(frame_records(score, frame, columns))
     emit(records, columns, args.format)
+
+
+def run_calibration(args: argparse.Namespace) -> None:
+    """One record per bin and model."""
+    _frames_per_model(args, "calibration_curve", sqlauc.calibration_curve, n_bins=args.bins,
+                      strategy=args.strategy)  # fmt: skip
 
 
 def run_lift(args: argparse.Namespace) -> None:
     """One record per bin and model."""
-    columns = COLUMNS["lift_table"]
-    records: list[Record] = []
-    with open_target(args) as target:
-        for score in scores(args):
-            with relay_warnings(score):
-                frame = sqlauc.lift_table(target.con, target.table, bins=args.bins,
-                                          **column_options(args, score))  # fmt: skip
-                records.extend(frame_records(score, frame, columns))
-    emit(records, columns, args.format)
+    _frames_per_model(args, "lift_table", sqlauc.lift_table, bins=args.bins)
 
 
 def run_thresholds(args: argparse.Namespace) -> None:
     """One record per requested point and model."""
-    columns = COLUMNS["threshold_metrics"]
-    records: list[Record] = []
-    with open_target(args) as target:
-        for score in scores(args):
-            with relay_warnings(score):
-                frame = sqlauc.threshold_metrics(
-                    target.con, target.table, thresholds=args.thresholds, at_fpr=args.at_fpr,
-                    at_recall=args.at_recall, method=args.method, **column_options(args, score),
-                )  # fmt: skip
-                records.extend(frame_records(score, frame, columns))
-    emit(records, columns, args.format)
+    _frames_per_model(args, "threshold_metrics", sqlauc.threshold_metrics,
+                      thresholds=args.thresholds, at_fpr=args.at_fpr,
+                      at_recall=args.at_recall, method=args.method)  # fmt: skip
 
 
 def run_gauc(args: argparse.Namespace) -> None:
