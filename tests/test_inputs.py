@@ -229,7 +229,7 @@ def test_connection_is_not_closed(con, data, expected):
     load(con, "t", data.frame)
     sqlauc.auc(con, "t")
     sqlauc.roc_curve(con, data.frame)
-    sqlauc.gauc(con, data.frame.assign(g=1), group="g")
+    sqlauc.gauc(con, data.frame.assign(g=1), group="g", ci=None)
     assert con.execute("SELECT count(*) FROM t").fetchall() == [(300,)]
 
 
@@ -692,7 +692,7 @@ def test_diagnostics_of_a_gauc_call(con):
     )
     load(con, "t", frame)
     with pytest.warns(sqlauc.ExcludedRowsWarning, match="excluded 3 of 6"):
-        result = sqlauc.gauc(con, "t", group="g")
+        result = sqlauc.gauc(con, "t", group="g", ci=None)
     diag = result.diagnostics
     assert (diag.n_rows, diag.n_excluded) == (6, 3)
     assert (diag.n_null_label, diag.n_null_score, diag.n_null_group) == (1, 1, 1)

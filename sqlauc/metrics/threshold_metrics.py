@@ -195,11 +195,12 @@ def threshold_metrics(
     --------
     >>> import pandas as pd, sqlauc
     >>> df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
-    >>> sqlauc.threshold_metrics(None, df, thresholds=0.3, at_fpr=0.0)
-               point  threshold  tp  fp  tn  fn  precision  recall  fpr  specificity        f1  accuracy
-    0  threshold=0.3        0.3   2   1   1   0   0.666667     1.0  0.5          0.5  0.800000      0.75
-    1       fpr<=0.0        0.8   1   0   2   1   1.000000     0.5  0.0          1.0  0.666667      0.75
-    """  # noqa: E501
+    >>> table = sqlauc.threshold_metrics(None, df, thresholds=0.3, at_fpr=0.0)
+    >>> table[["point", "threshold", "tp", "fp", "tn", "fn", "precision", "recall", "f1"]]
+               point  threshold  tp  fp  tn  fn  precision  recall        f1
+    0  threshold=0.3        0.3   2   1   1   0   0.666667     1.0  0.800000
+    1         fpr<=0        0.8   1   0   2   1   1.000000     0.5  0.666667
+    """
     if thresholds is None and at_fpr is None and at_recall is None:
         thresholds = DEFAULT_THRESHOLD
     given: dict[str, Any] = {"label": label, "score": score, "weight": weight,
