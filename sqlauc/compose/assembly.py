@@ -8,7 +8,7 @@ formulation names (:class:`sqlauc.compose.Formulation`). Parameters are left unf
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
@@ -76,12 +76,13 @@ def _cte(select: exp.Select, name: str) -> exp.CTE:
 @dataclass
 class _Parts:
     """The query being assembled: its steps in order, the SELECTs the keys are added to, and
-    the stages that read the core's own steps (``auc_ratio`` reads ``totals``), put after
-    them."""
+    the stages that read the core's own steps (``auc_ratio`` reads ``totals``;
+    ``cluster_centred`` reads the clustered cores' ``cluster_sums``), each with its own steps,
+    put among the core's steps before the first one that reads it (:func:`_place_late`)."""
 
     ctes: list[exp.CTE] = field(default_factory=list)
     keyed: list[exp.Select] = field(default_factory=list)
-    late: list[exp.CTE] = field(default_factory=list)
+    late: list[list[exp.CTE]] = field(default_factory=list)
 
 
 def _shared_stage(
@@ -97,9 +98,14 @@ def _shared_stage(
     stage = templates.parse(template)
     stage_ctes = ctes_of(stage)
     stage.set("with_", None)
-    if any(table.name in own_steps for table in stage.find_all(exp.Table)):
-        parts.keyed.append(stage)
-        parts.late.append(_cte(stage, relation))
+    read = [
+        t.name
+        for select in (*(c.this for c in stage_ctes), stage)
+        for t in select.find_all(exp.Table)
+    ]
+    if any(name in own_steps for name in read):
+        parts.keyed.extend([*(c.this for c in stage_ctes), stage])
+        parts.late.append([*stage_ctes, _cte(stage, relation)])
         return
     if relation == COUNTED:
         for key in reversed((*formulation.counted_keys, *composition.cluster_keys)):
@@ -118,6 +124,23 @@ def _shared_stage(
         after = templates.parse(formulation.after_counted)
         parts.keyed.append(after)
         parts.ctes.append(_cte(after, formulation.after_counted))
+
+
+def _place_late(own: list[exp.CTE], late: list[list[exp.CTE]]) -> list[exp.CTE]:
+    """The core's steps with each late stage (its steps, then its relation) put before the
+    first core step that reads its relation (after them all when only the final SELECT
+    does)."""
+    steps = list(own)
+    for stage in late:
+        relation = stage[-1].alias
+        readers = [
+            i
+            for i, cte in enumerate(steps)
+            if any(t.name == relation for t in cte.this.find_all(exp.Table))
+        ]
+        position = readers[0] if readers else len(steps)
+        steps[position:position] = stage
+    return steps
 
 
 def _add_keys(composition: Composition, selects: list[exp.Select]) -> None:
@@ -170,7 +193,7 @@ def body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
     overlays = {overlay: parse_overlay(overlay) for overlay in composition.overlays}
     for relation, template in stages(formulation):
         _shared_stage(composition, relation, template, overlays, own_steps, parts)
-    parts.ctes.extend([*own, *parts.late])
+    parts.ctes.extend(_place_late(own, parts.late))
     _add_keys(composition, [*parts.keyed, *(c.this for c in own), core])
     if composition.cluster_keys:  # the per-cluster steps (their projection and GROUP BY)
         for name in formulation.cluster_steps:
@@ -182,11 +205,15 @@ def body(composition: Composition) -> tuple[list[exp.CTE], exp.Select]:
 
 
 def templates_used(composition: Composition) -> set[str]:
-    """The templates a composition is built from (its core, stages and overlays)."""
+    """The templates a composition is built from (its core, stages and overlays, and those of
+    its :attr:`~sqlauc.compose.Formulation.unshared` formulation)."""
     core = composition.formulation.template
     read = {template for _, template in stages(composition.formulation)}
     after = composition.formulation.after_counted
     used = {core, *composition.overlays, *read, *([after] if after else [])}
     for _, sub in composition.relations:
         used |= templates_used(sub)
+    unshared = composition.formulation.unshared
+    if unshared is not None:  # what the other engines run
+        used |= templates_used(replace(composition, formulation=unshared))
     return used
