@@ -19,6 +19,7 @@ from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
+from sqlauc.metrics import compare_gauc
 from sqlauc.metrics.evaluate import (
     CLUSTER_COLUMNS,
     as_names,
@@ -119,6 +120,17 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
+def check_options(options: Options) -> None:
+    """``group`` and ``group_weight`` belong to ``metric="gauc"`` (whose spec,
+    :mod:`sqlauc.metrics.compare_gauc`, runs the call: the gate checks its options)."""
+    if options.metric == "auc":
+        if options.group is not None:
+            raise invalid("group", "compare", "None unless metric='gauc'", options.group)
+        if options.group_weight != "impressions":
+            raise invalid("group_weight", "compare", "'impressions' (the default) unless "
+                          "metric='gauc'", options.group_weight)  # fmt: skip
+
+
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
@@ -126,13 +138,27 @@ SPEC = MetricSpec(
     variants={"clustered": CLUSTERED},
     option_variants={"cluster": "clustered"},
     shape=shape,
-    parameters=("label", "scores", "by", "cluster", "weight", "pos_label", "where", "level"),
+    parameters=(
+        "label",
+        "scores",
+        "by",
+        "cluster",
+        "weight",
+        "pos_label",
+        "where",
+        "level",
+        "metric",
+        "group",
+        "group_weight",
+    ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows", "compare_baseline"),
     keys=slice_keys,
     params=compare_params,
+    checks=check_options,
     sampled=False,
     cli_columns=(),
+    delegates={("metric", "gauc"): compare_gauc.SPEC},
 )
 
 
@@ -149,6 +175,9 @@ def compare(
     level: float = 0.95,
     dialect: str | None = None,
     cluster: str | Sequence[str] | None = None,
+    metric: str = "auc",
+    group: str | None = None,
+    group_weight: str = "impressions",
 ) -> pd.DataFrame:
     """The paired DeLong test of each score column against the first, per slice, in one query.
 
@@ -235,6 +264,9 @@ def compare(
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where,
              "level": level, "cluster": as_names(cluster) if cluster is not None
-             else None}  # fmt: skip
+             else None, "metric": metric, "group": group,
+             "group_weight": group_weight}  # fmt: skip
     check_scores("compare", given["scores"])
-    return shape(run_metric(SPEC, con, table, dialect, given))
+    evaluated = run_metric(SPEC, con, table, dialect, given)
+    result: pd.DataFrame = evaluated.plan.spec.shape(evaluated)
+    return result
