@@ -1,7 +1,8 @@
 """Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC,
 and with ``metrics=`` log loss, normalized entropy, calibration, average precision and GAUC).
 
-The input is long (one row per (row, model), from one scan: see :func:`sqlauc.inputs._long`);
+The input is long (one row per (row, model), from one scan: see
+:func:`sqlauc.inputs.long.build_long`);
 the composer adds the slice columns ``by_1 .. by_S`` and ``model`` as keys to every stage of
 ``sql/evaluate.sql``, so the query is the AUC per (slice, model) with its DeLong variance from
 per-score totals. The extra metrics are overlays of that query (``sql/evaluate_log_loss.sql``,
