@@ -17,7 +17,6 @@ MODULE_LINES, FUNCTION_LINES = 450, 60
 
 #: Modules over MODULE_LINES today (issue 28: the composer becomes a package, and so on).
 LONG_MODULES = {
-    "pipeline.py",
     "metrics/evaluate.py",
 }
 #: Functions over FUNCTION_LINES lines of code today.
