@@ -128,7 +128,9 @@ def plan(
     engine: Engine | None,
     dialect: Dialect,
 ) -> Plan:
-    """bind -> (sample) -> choose -> render: the SQL one metric call runs."""
+    """bind -> (sample) -> choose -> render: the SQL one metric call runs (by the spec that
+    runs these options: :meth:`MetricSpec.runs`)."""
+    spec = spec.runs(options)
     bound = bind(options, source, engine, dialect)
     sample = None
     variant = spec.variant(options)

@@ -97,9 +97,12 @@ def _shared_stage(
     stage = templates.parse(template)
     stage_ctes = ctes_of(stage)
     stage.set("with_", None)
-    if any(table.name in own_steps for table in stage.find_all(exp.Table)):
-        parts.keyed.append(stage)
-        parts.late.append(_cte(stage, relation))
+    selects = [*(c.this for c in stage_ctes), stage]
+    if any(t.name in own_steps for select in selects for t in select.find_all(exp.Table)):
+        # it reads the core's own steps (normal_tail.sql reads scored): after them, with its
+        # own steps
+        parts.keyed.extend(selects)
+        parts.late.extend([*stage_ctes, _cte(stage, relation)])
         return
     if relation == COUNTED:
         for key in reversed((*formulation.counted_keys, *composition.cluster_keys)):
