@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlauc import dialects, gate, metrics, pipeline, records
+from sqlauc import dialects, gate, metrics, pipeline, records, rescaling
 from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import invalid
 from sqlauc.metrics import MetricSpec
@@ -48,7 +48,7 @@ def run_metric(
     with open_engine(con, record, function=function) as engine:
         source = source_on(table, engine, function)
         plan = pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect)
-        return pipeline.run_rescaling(plan, engine)
+        return rescaling.run_rescaling(plan, engine)
 
 
 def compute(

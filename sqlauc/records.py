@@ -124,7 +124,7 @@ class MetricSpec:
         one number does not change (the AUC): when a weighted call with both classes gives it
         NULL or non-finite, the products of its sums overflowed or underflowed a DOUBLE
         (weights of 1e200 or 1e-200), and the call runs once more with the weights scaled by
-        a power of two (:func:`sqlauc.pipeline.run_rescaling`); so does a weighted call that
+        a power of two (:func:`sqlauc.rescaling.run_rescaling`); so does a weighted call that
         the engine refused for such a product (PostgreSQL, MariaDB).
     """
 

@@ -40,7 +40,7 @@ class Roles:
     #: the weights are read multiplied by ``2 ** weight_exponent`` (exact: a power of two),
     #: so a ratio of weighted sums whose products overflow or underflow a DOUBLE (weights of
     #: 1e200 or 1e-200) is computed at a scale where they do not (see
-    #: :func:`sqlauc.pipeline.run_rescaling`); 0 reads them as they are
+    #: :func:`sqlauc.rescaling.run_rescaling`); 0 reads them as they are
     weight_exponent: int = 0
 
 
