@@ -25,6 +25,10 @@
 -- a result below 0 (rounding) is 0. se = sqrt(Var): NULL below 2 groups; z = diff / se (NULL
 -- when se is 0 or NULL), its two-sided p-value by the shared stage normal_tail.sql, and
 -- diff_low/high = diff -/+ :z se.
+-- Rows of a NULL group are in no group: n_null_group counts them, and n_rows_excluded_group
+-- those of them that nothing else excludes (a label and every score column not NULL:
+-- n_any_null_score, evaluate_rows.sql's count in counted), which sqlauc adds to the rows
+-- excluded (evaluate_rows.sql's n_rows_excluded) in its warning.
 -- Reproducible digits: sums of doubles are SUM(x ORDER BY x) (sqlauc.dialects' sums rule);
 -- unweighted, the per-group sums are whole numbers or halves (exact in any order).
 -- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite).
@@ -161,7 +165,10 @@ groups_summed AS (
             )
             ELSE CAST(NULL AS DOUBLE)
         END AS g_gw,
-        SUM(n_bad_group_weight) AS g_bad_group_weight
+        SUM(n_bad_group_weight) AS g_bad_group_weight,
+        SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS g_null_group,
+        SUM(CASE WHEN grp IS NULL AND label IS NOT NULL THEN n_rows - n_any_null_score ELSE 0 END)
+            AS g_group_excluded
     FROM group_placed
     GROUP BY grp
 ),
@@ -229,7 +236,9 @@ totals AS (
             END
         ) AS w2d2_sum,
         COUNT(m_auc) AS groups_used,
-        SUM(g_bad_group_weight) AS bad_group_weight
+        SUM(g_bad_group_weight) AS bad_group_weight,
+        SUM(g_null_group) AS null_group_rows,
+        SUM(g_group_excluded) AS group_excluded_rows
     FROM group_aucs
 ),
 centred AS (
@@ -272,5 +281,7 @@ SELECT
     z_value AS z,
     p_value,
     groups_used AS "groups",
-    CAST(bad_group_weight AS BIGINT) AS n_bad_group_weight
+    CAST(bad_group_weight AS BIGINT) AS n_bad_group_weight,
+    CAST(null_group_rows AS BIGINT) AS n_null_group,
+    CAST(group_excluded_rows AS BIGINT) AS n_rows_excluded_group
 FROM normal_tail

@@ -36,15 +36,18 @@ def _copies(rows: list[dict[str, Any]]) -> int:
 def _table_rows(total: dict[str, Any], k: int) -> dict[str, Any]:
     """Rows of the table, not (row, model) pairs, from the long input's sums (every row is
     counted once per model, K times): rows read, with a NULL label, with a NULL score in at
-    least one score column, left out of at least one model (sql/evaluate_rows.sql), and with
-    a bad group weight (sql/evaluate_gauc.sql)."""
+    least one score column, left out of at least one model (sql/evaluate_rows.sql; with
+    compare's paired GAUC test also the rows left out for their NULL group alone,
+    sql/compare_gauc.sql), with a bad group weight (sql/evaluate_gauc.sql) and with a NULL
+    group (compare's paired GAUC test)."""
     out = {}
-    for key, source in (("n_rows", "n_rows"), ("n_null_label", "n_null_label"),
-                        ("n_null_score", "n_rows_null_score"),
-                        ("n_excluded", "n_rows_excluded"),
-                        ("n_bad_group_weight", "n_bad_group_weight")):  # fmt: skip
-        count = int(total.get(source) or 0)
-        assert count % k == 0, (source, count, k)  # each row has its K copies
+    for key, sources in (("n_rows", ("n_rows",)), ("n_null_label", ("n_null_label",)),
+                         ("n_null_score", ("n_rows_null_score",)),
+                         ("n_excluded", ("n_rows_excluded", "n_rows_excluded_group")),
+                         ("n_bad_group_weight", ("n_bad_group_weight",)),
+                         ("n_null_group", ("n_null_group",))):  # fmt: skip
+        count = sum(int(total.get(source) or 0) for source in sources)
+        assert count % k == 0, (key, count, k)  # each row has its K copies
         out[key] = count // k
     out["n_used"] = out["n_rows"] - out["n_excluded"]
     return out

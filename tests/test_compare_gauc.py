@@ -189,6 +189,29 @@ def test_fewer_than_two_groups_give_nan_and_a_warning():
     assert got["groups"] == 0 and math.isnan(got["gauc"])
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+def test_null_groups_are_in_no_group_and_counted(engine):
+    """A row of a NULL group is left out of the test and counted as excluded (once, whether
+    or not a score of it is NULL too)."""
+    frame = three_models(8)
+    frame["user"] = pd.array(frame["user"], dtype="Int64")
+    frame.loc[::13, "user"] = pd.NA
+    null_score = frame[["s", "s2", "s3"]].isna().any(axis=1)
+    excluded = int((null_score | frame["user"].isna()).sum())
+    backend = BACKENDS[engine]()
+    try:
+        table = backend.create(frame)
+        with pytest.warns(sqlauc.ExcludedRowsWarning) as caught:
+            got = sqlauc.compare(backend.con, table, label="y", scores=["s", "s2", "s3"],
+                                 metric="gauc", group="user")  # fmt: skip
+    finally:
+        backend.close()
+    message = str(caught[0].message)
+    assert message.startswith(f"excluded {excluded} of {len(frame)} rows")
+    assert f"{int(frame['user'].isna().sum())} a NULL group" in message
+    check(got, frame, 0.95)
+
+
 def test_identical_models_have_no_test():
     frame = three_models(3).assign(copy=lambda f: f["s"])
     with pytest.warns(sqlauc.UndefinedMetricWarning, match="variance of the difference is 0"):

@@ -143,6 +143,14 @@ WITH sqlauc_input AS (
         ELSE 0.0
       END
     ) AS b_wrong,
+    SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS g_null_group,
+    SUM(
+      CASE
+        WHEN grp IS NULL AND NOT label IS NULL
+        THEN n_rows - n_any_null_score
+        ELSE 0
+      END
+    ) AS g_group_excluded,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -213,6 +221,8 @@ WITH sqlauc_input AS (
       END
     ) AS w2d2_sum,
     COUNT(m_auc) AS groups_used,
+    SUM(g_null_group) AS null_group_rows,
+    SUM(g_group_excluded) AS group_excluded_rows,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
@@ -385,6 +395,8 @@ SELECT
   p_value,
   groups_used AS `groups`,
   CAST(0 AS BIGINT) AS n_bad_group_weight,
+  CAST(null_group_rows AS BIGINT) AS n_null_group,
+  CAST(group_excluded_rows AS BIGINT) AS n_rows_excluded_group,
   CAST(n_rows AS BIGINT) AS n_rows,
   CAST(n_used AS BIGINT) AS n_used,
   CAST(n_excluded AS BIGINT) AS n_excluded,
