@@ -3,7 +3,7 @@
 --
 -- Reads score_counts (one row per distinct score: pos_w, neg_w), where the composer appends
 -- the diagnostics' and the probability range check's per-key counts (probability_range.sql:
--- a score outside [0, 1] is refused, as scikit-learn raises), and totals (class_totals.sql:
+-- a score outside [0, 1] is refused, as scikit-learn raises), and totals (score_totals.sql:
 -- the weighted class totals P and N). sklearn's bins are
 -- np.searchsorted(edges[1:-1], p): the bin of a score p is the number of inner edges e_i
 -- (i = 1 .. :n_bins - 1) with e_i < p, so a score equal to an edge goes to the bin below it,

@@ -1,7 +1,7 @@
 -- lift_table: the lift and cumulative-gain table, one row per score bin, highest scores first.
 --
 -- Reads score_counts (one row per distinct score: pos_w, neg_w), where the composer appends
--- the diagnostics' per-key counts, and totals (class_totals.sql: the weighted class totals P
+-- the diagnostics' per-key counts, and totals (score_totals.sql: the weighted class totals P
 -- and N). The rows sorted by score, highest first, are cut into
 -- :bins bins of about T / :bins rows each (T: the used rows, weighted), but rows of one score
 -- are never split: bin k closes at the first distinct-score boundary at or past k T / :bins

@@ -69,7 +69,7 @@ def build_long(
 ) -> exp.Select:
     """The long input of several score columns: one row per (row, model), one scan.
 
-    The source is read once, by an inner SELECT (:func:`_rows`) that names its columns
+    The source is read once, by an inner SELECT (:func:`_add_row_columns`) that names its columns
     ``label``, ``label_value``, ``weight``, ``score_1 .. score_K`` and ``by_1 .. by_S`` (the
     slices), and cross-joined with a constant K-row relation of the models' codes (the
     integers 1 .. K, in the order of :func:`~sqlauc.inputs.model_names`); ``score`` is
@@ -83,7 +83,10 @@ def build_long(
     (:func:`sqlauc.compare`), the models are the score columns after the first, and each row
     carries the first one's score as ``baseline_score``.
     """
-    inner = _rows(source, roles, positive, where, needed, dialect, negative)
+    inner_needed = needed & {"label", "label_value", "weight"}
+    inner = build_single(source, replace(roles, scores=()), positive, where, inner_needed,
+                         dialect, negative)  # fmt: skip
+    _add_row_columns(inner, roles, needed, dialect)
     rows = exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(ROWS_ALIAS)))
 
     def own(name: str) -> exp.Column:
@@ -126,22 +129,12 @@ def _names(prefix: str, n: int) -> list[str]:
     return [f"{prefix}_{i + 1}" for i in range(n)]
 
 
-def _rows(
-    source: exp.Expr,
-    roles: Roles,
-    positive: exp.Expr,
-    where: exp.Expr | None,
-    needed: set[str],
-    dialect: Dialect,
-    negative: exp.Expr | None,
-) -> exp.Select:
-    """The long input's inner SELECT, the one scan of the source: ``label``, ``label_value``
-    and ``weight`` as the input of one score column reads them, ``score_1 .. score_K`` (in
-    their common type, :func:`common_score_type`), ``any_null_score``, ``grp`` and ``gw``,
-    the slices ``by_1 .. by_S`` and the clusters ``cl_1 .. cl_C`` (those needed)."""
-    inner_needed = needed & {"label", "label_value", "weight"}
-    inner = build_single(source, replace(roles, scores=()), positive, where, inner_needed,
-                         dialect, negative)  # fmt: skip
+def _add_row_columns(inner: exp.Select, roles: Roles, needed: set[str], dialect: Dialect) -> None:
+    """Completes the long input's inner SELECT, the one scan of the source (``label``,
+    ``label_value`` and ``weight`` as the input of one score column reads them): adds
+    ``score_1 .. score_K`` (in their common type, :func:`common_score_type`),
+    ``any_null_score``, ``grp`` and ``gw``, the slices ``by_1 .. by_S`` and the clusters
+    ``cl_1 .. cl_C`` (those needed)."""
     types = roles.score_types or ("",) * len(roles.scores)
     common = common_score_type(types, dialect)
     score_names = _names("score", len(roles.scores))
@@ -161,7 +154,6 @@ def _rows(
     inner.select(*group_columns(roles, needed, dialect), copy=False)
     _select_keys(inner, "by", roles.by, roles.by_types, dialect, None)
     _select_keys(inner, "cl", roles.cluster, roles.cluster_types, dialect, needed)
-    return inner
 
 
 def _select_keys(

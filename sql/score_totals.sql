@@ -1,7 +1,7 @@
--- class_totals: the weighted class totals of the used rows, one row (one per key where the
+-- score_totals: the weighted class totals of the used rows, one row (one per key where the
 -- composer adds keys), from score_counts (one row per distinct score: pos_w, neg_w). Read as
 -- totals by the binned tables over scores, calibration_curve.sql and lift_table.sql
--- (Formulation(stages=(("totals", "class_totals"),))), which cross-join it to every score and
+-- (Formulation(stages=(("totals", "score_totals"),))), which cross-join it to every score and
 -- bin; the composer appends the diagnostics' totals here. Reproducible digits: ordered sums
 -- when weighted (unweighted, the sums are of whole numbers, exact in any order).
 SELECT
