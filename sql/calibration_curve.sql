@@ -3,7 +3,8 @@
 --
 -- Reads score_counts (one row per distinct score: pos_w, neg_w), where the composer appends
 -- the diagnostics' and the probability range check's per-key counts (probability_range.sql:
--- a score outside [0, 1] is refused, as scikit-learn raises). sklearn's bins are
+-- a score outside [0, 1] is refused, as scikit-learn raises), and totals (score_totals.sql:
+-- the weighted class totals P and N). sklearn's bins are
 -- np.searchsorted(edges[1:-1], p): the bin of a score p is the number of inner edges e_i
 -- (i = 1 .. :n_bins - 1) with e_i < p, so a score equal to an edge goes to the bin below it,
 -- 0 to the first bin and 1 (the rightmost edge) to the last. The edges are sklearn's, to the
@@ -29,13 +30,7 @@
 -- One row per non-empty bin, ascending; the first row (is_header = 1, bin NULL) carries the
 -- diagnostics (the spec's final_when), so the query returns them without any used row.
 -- Reproducible digits: the sums over scores are ordered (SUM(x ORDER BY x)).
-WITH totals AS (
-    SELECT
-        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS positives,
-        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS negatives
-    FROM score_counts
-),
-placed AS (
+WITH placed AS (
     SELECT
         score_counts.score AS score,
         score_counts.pos_w AS pos_w,

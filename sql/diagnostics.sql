@@ -10,7 +10,7 @@
 -- scores, buckets, groups (gauc).
 --   n_rows             rows read (after where=; zero-weight rows are dropped as if absent)
 --   n_used             rows used: label and score not NULL (and group, for group metrics: the
---                      input's coded label is NULL for a NULL group, see sqlauc/inputs.py)
+--                      input's coded label is NULL for a NULL group, see sqlauc/inputs/labels.py)
 --   n_excluded         n_rows - n_used
 --   n_null_label       rows whose label is NULL (the raw value, label_value)
 --   n_null_score       rows whose score is NULL
@@ -19,7 +19,7 @@
 --                      unlike a range test, it is not folded away by engines that trust file
 --                      statistics which leave NaN out
 --   n_bad_weight       NULL, negative or non-finite weights (0 when unweighted)
---   max_label_code     with :negative_known, 2 when a label is neither class (see inputs.py)
+--   max_label_code     with :negative_known, 2 when a label is neither class (see sqlauc/inputs/labels.py)
 --   neg_label_min/max  without :negative_known, the smallest and largest negative label seen:
 --                      two different values mean more than two labels
 -- n_rows is a COUNT (64-bit everywhere, COUNT_BIG in T-SQL): the sums fit 64 bits, and the

@@ -3,7 +3,7 @@
 --
 -- Reads roc_segments (roc_segments.sql: one row per distinct score with its running sums; the
 -- composer adds the keys by_1 .. by_S and model to every stage, and sqlauc_input is long: one
--- row per (row, model), see sqlauc/inputs.py). Per distinct score s, with pos(s), neg(s) the
+-- row per (row, model), see sqlauc/inputs/long.py). Per distinct score s, with pos(s), neg(s) the
 -- summed weights and pos_ge(s), neg_ge(s) those with a score >= s (a DESC running sum over
 -- distinct scores, so ROWS = RANGE), P and N the class totals (DeLong 1988, with the
 -- per-score structure of Sun & Xu 2014: a placement depends only on the score):

@@ -1,6 +1,6 @@
 -- evaluate_rows: an overlay of evaluate (appended by the composer like diagnostics.sql) that
 -- counts rows of the table where diagnostics.sql counts (row, model) pairs of the long input
--- (every row of the table appears once per model, see sqlauc/inputs.py _long).
+-- (every row of the table appears once per model, see sqlauc/inputs/long.py).
 --   n_rows_excluded    copies of rows left out of at least one model: a NULL label, or a NULL
 --                      score in at least one score column (any_null_score = 1 on every copy
 --                      of such a row); sqlauc divides the sum by the number of models K

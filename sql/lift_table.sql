@@ -1,7 +1,8 @@
 -- lift_table: the lift and cumulative-gain table, one row per score bin, highest scores first.
 --
 -- Reads score_counts (one row per distinct score: pos_w, neg_w), where the composer appends
--- the diagnostics' per-key counts. The rows sorted by score, highest first, are cut into
+-- the diagnostics' per-key counts, and totals (score_totals.sql: the weighted class totals P
+-- and N). The rows sorted by score, highest first, are cut into
 -- :bins bins of about T / :bins rows each (T: the used rows, weighted), but rows of one score
 -- are never split: bin k closes at the first distinct-score boundary at or past k T / :bins
 -- rows. So a score whose rows above it (above(s), the weight of the higher scores) reach
@@ -20,13 +21,7 @@
 -- NULL rule: rows with a NULL label or score are excluded and counted. Without positives the
 -- lifts and gains are NULL. The first row (is_header = 1, bin NULL) carries the diagnostics
 -- (the spec's final_when). Reproducible digits: ordered sums.
-WITH totals AS (
-    SELECT
-        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS positives,
-        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS negatives
-    FROM score_counts
-),
-walked AS (
+WITH walked AS (
     SELECT
         score_counts.score AS score,
         score_counts.pos_w AS pos_w,

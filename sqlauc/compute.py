@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlauc import dialects, gate, metrics, pipeline, records
+from sqlauc import dialects, gate, metrics, pipeline, records, rescaling
 from sqlauc.engines import Engine, open_engine
 from sqlauc.errors import invalid
 from sqlauc.metrics import MetricSpec
@@ -48,11 +48,11 @@ def run_metric(
     with open_engine(con, record, function=function) as engine:
         source = source_on(table, engine, function)
         plan = pipeline.plan(spec, options, source, engine=engine, dialect=engine.dialect)
-        return pipeline.run_rescaling(plan, engine)
+        return rescaling.run_rescaling(plan, engine)
 
 
 def compute(
-    metric: str, con: Any, table: Table, *, dialect: str | None = None, **options: Any
+    metric: str, /, con: Any, table: Table, *, dialect: str | None = None, **options: Any
 ) -> Any:
     """Compute a metric and return its full result: the value and the diagnostics.
 
@@ -70,7 +70,8 @@ def compute(
     con, table, dialect
         As in :func:`sqlauc.auc`.
     **options
-        The metric function's options (``label=``, ``score=``, ``weight=``, ...).
+        The metric function's options (``label=``, ``score=``, ``weight=``, ...; for
+        ``"compare"``, ``metric="gauc"`` runs the paired GAUC test).
 
     Returns
     -------
@@ -88,5 +89,5 @@ def compute(
     if not isinstance(metric, str) or metric not in metrics.names():
         raise invalid("metric", "compute", "one of " + ", ".join(map(repr, metrics.names())),
                       metric)  # fmt: skip
-    spec = metrics.get(metric)
-    return spec.shape(run_metric(spec, con, table, dialect, options, function="compute"))
+    evaluated = run_metric(metrics.get(metric), con, table, dialect, options, function="compute")
+    return evaluated.plan.spec.shape(evaluated)  # the spec that ran (MetricSpec.runs)

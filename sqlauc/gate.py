@@ -46,7 +46,25 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
     options = Options(**(given | names))
     refuse(spec, options)
     spec.checks(options)
+    delegated(spec, function, given, options)
     return options
+
+
+def delegated(spec: MetricSpec, function: str, given: dict[str, Any], options: Options) -> None:
+    """Where another spec runs the call (:attr:`MetricSpec.delegates`: compare's
+    ``metric="gauc"``), the options it does not take are refused unless left at their
+    defaults, and its own required options and checks apply."""
+    unset = Options()
+    for (option, value), target in spec.delegates.items():
+        if getattr(options, option) != value:
+            continue
+        for name in spec.parameters:
+            if name not in target.parameters and getattr(options, name) != getattr(unset, name):
+                shown = list(getattr(options, name)) if name == "cluster" else given[name]
+                raise invalid(name, function, f"left unset with {option}={value!r}", shown)
+        validate(function, given, required=target.required)
+        refuse(target, options)
+        target.checks(options)
 
 
 def refuse_method(spec: MetricSpec, function: str, method: object) -> None:

@@ -24,6 +24,8 @@ METHODS = ("auto", "grouped", "rank", "bucketed", "rows", "binned")
 #: The most score bins ``method="binned"`` takes (``bins=``).
 MAX_BINS = 10_000_000
 GROUP_WEIGHTS = ("impressions", "clicks", "uniform")
+#: What :func:`sqlauc.compare` compares (``metric=``): the AUC (DeLong) or GAUC (per group).
+COMPARE_METRICS = ("auc", "gauc")
 #: The binning strategies of :func:`sqlauc.calibration_curve` (scikit-learn's).
 STRATEGIES = ("uniform", "quantile")
 #: The extra metrics of :func:`sqlauc.evaluate` (``metrics=``), in the order of its columns.
@@ -92,6 +94,7 @@ class Options:
     thresholds: tuple[float, ...] | None = None
     at_fpr: tuple[float, ...] | None = None
     at_recall: tuple[float, ...] | None = None
+    metric: str = "auc"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -244,6 +247,9 @@ CONSTRAINTS: dict[str, Constraint] = {
     ),
     "at_recall": Constraint(
         "None, a number in [0, 1] or a list of them", lambda v: v is None or _numbers(v)
+    ),
+    "metric": Constraint(
+        "one of " + ", ".join(repr(m) for m in COMPARE_METRICS), lambda v: v in COMPARE_METRICS
     ),
     "table": Constraint(
         "a table name (a str or tuple of str), a sqlauc.Query, a path to a Parquet/CSV "

@@ -114,12 +114,17 @@ class MetricSpec:
         Method -> the formulation it runs instead on unweighted input when no
         ``distinct_refuses`` option is given: the same numbers from integer sums (evaluate's
         ``"grouped"``: sql/placements_over_scores.sql).
+    delegates : mapping
+        ``(option, value)`` -> the spec that runs the call when the option has that value
+        (:func:`sqlauc.compare`'s ``metric="gauc"`` runs the paired GAUC test,
+        :mod:`sqlauc.metrics.compare_gauc`): the option gate refuses the options the other
+        spec does not take and checks its ``required`` and ``checks``; :meth:`runs` says which.
     scale_free : str, optional
         The output column holding a ratio of weighted sums, which multiplying every weight by
         one number does not change (the AUC): when a weighted call with both classes gives it
         NULL or non-finite, the products of its sums overflowed or underflowed a DOUBLE
         (weights of 1e200 or 1e-200), and the call runs once more with the weights scaled by
-        a power of two (:func:`sqlauc.pipeline.run_rescaling`); so does a weighted call that
+        a power of two (:func:`sqlauc.rescaling.run_rescaling`); so does a weighted call that
         the engine refused for such a product (PostgreSQL, MariaDB).
     """
 
@@ -149,7 +154,15 @@ class MetricSpec:
     method_options: Mapping[str, str] = field(default_factory=dict)
     keys: Callable[[Options], tuple[str, ...]] | None = None
     unweighted_formulations: Mapping[str, Formulation] = field(default_factory=dict)
+    delegates: Mapping[tuple[str, Any], MetricSpec] = field(default_factory=dict)
     scale_free: str | None = None
+
+    def runs(self, options: Options) -> MetricSpec:
+        """The spec that runs a call with these options: a delegate's, or this one."""
+        for (option, value), spec in self.delegates.items():
+            if getattr(options, option) == value:
+                return spec
+        return self
 
     def methods(self) -> tuple[str, ...]:
         """The ``method=`` values this metric takes."""

@@ -32,7 +32,8 @@ def _local_only(description: str, dialect: str) -> InvalidParameterError:
 
 
 def sql(
-    metric: str,
+    name: str,
+    /,
     table: Table | TableName,
     *,
     con: Any = None,
@@ -60,13 +61,15 @@ def sql(
     thresholds: float | Sequence[float] | None = None,
     at_fpr: float | Sequence[float] | None = None,
     at_recall: float | Sequence[float] | None = None,
+    metric: str = "auc",
 ) -> str:
     """The exact SQL a metric runs, formatted, for BI tools, dbt models and review.
 
     Parameters
     ----------
-    metric : {"auc", "roc_curve", "gauc", "group_auc"}
-        The metric.
+    name : str
+        The metric, one of ``sqlauc.metrics.names()`` (``"auc"``, ``"roc_curve"``,
+        ``"gauc"``, ``"evaluate"``, ``"compare"``, ...); positional.
     table : str, tuple of str, Query, path, DataFrame, or a dbt reference
         As in :func:`auc`; or :func:`sqlauc.ref` / :func:`sqlauc.source` for a dbt model:
         the query then reads ``{{ ref('preds') }}`` (Jinja written by sqlauc from validated
@@ -108,6 +111,9 @@ def sql(
         baseline), the slice columns named as in ``by``, the p-value computed in the query).
         A slice column named like another output column of the query (ignoring case) is
         refused.
+    metric, group, group_weight
+        For ``"compare"``: ``metric="gauc"`` with ``group=`` gives the paired GAUC test's
+        query (:func:`sqlauc.compare`).
 
     Returns
     -------
@@ -132,16 +138,18 @@ def sql(
       FROM {{ ref('preds') }}
     ...
     """
-    if not isinstance(metric, str) or metric not in registry.names():
+    if not isinstance(name, str) or name not in registry.names():
         raise invalid("metric", "sql", "one of " + ", ".join(map(repr, registry.names())),
-                      metric)  # fmt: skip
-    spec = registry.get(metric)
+                      name)  # fmt: skip
+    spec = registry.get(name)
+    option, metric = metric, name  # compare's metric= option; the metric's name
     validate("sql", {"table": table})
     values: dict[str, Any] = {"label": label, "score": score, "weight": weight,
               "pos_label": pos_label,
               "where": where, "method": method, "group": group, "group_weight": group_weight,
               "drop_intermediate": drop_intermediate, "max_fpr": max_fpr, "ci": ci,
-              "level": level, "bins": bins, "n_bins": n_bins, "strategy": strategy}  # fmt: skip
+              "level": level, "bins": bins, "n_bins": n_bins, "strategy": strategy,
+              "metric": option}  # fmt: skip
     values |= {name: value for name, value in (("metrics", metrics), ("eps", eps),
                ("thresholds", thresholds), ("at_fpr", at_fpr), ("at_recall", at_recall))
                if value is not None}  # fmt: skip

@@ -588,8 +588,11 @@ def _group_aucs(frame, group, y_pos, score, weight, group_weight):
 
 def _ratio_variance(values: list[float], w: list[float]) -> tuple[float, float]:
     """``(mean, var)`` of the weighted mean ``sum w a / sum w`` with the linearised variance
-    ``I / (I - 1) sum w^2 (a - mean)^2 / (sum w)^2`` (NaN below 2 groups)."""
+    ``I / (I - 1) sum w^2 (a - mean)^2 / (sum w)^2`` (NaN below 2 groups; both NaN without
+    a group)."""
     total = math.fsum(w)
+    if not values:
+        return math.nan, math.nan
     mean = math.fsum(wi * ai for wi, ai in zip(w, values, strict=True)) / total
     if len(values) < 2:
         return mean, math.nan

@@ -114,7 +114,7 @@ def own_names() -> frozenset[str]:
     names: set[str] = {compose.INPUT_RELATION, compose.OVERLAY_COUNTS, *templates.names()}
     names |= {"label", "label_value", "score", "weight", "grp", "gw", "model", "any_null_score",
               "baseline_score", "baseline"}  # fmt: skip
-    # the long input of several score columns (sqlauc/inputs.py, _long)
+    # the long input of several score columns (sqlauc/inputs/long.py)
     names |= {"sqlauc_rows", "sqlauc_models", *(f"score_{i}" for i in range(1, 10)),
               *(f"by_{i}" for i in range(1, 10)), *(f"cl_{i}" for i in range(1, 10))}  # fmt: skip
     for name in templates.names():

@@ -348,6 +348,21 @@ def test_compare_json_and_csv_equal_the_frame(workdir, source, by, options):
     assert_same(csv_as_json(csv_rows, frame), frame_as_json(frame), exact=False)
 
 
+def test_compare_metric_gauc_equals_the_frame(workdir):
+    """--metric gauc --group COLUMN: compare(metric="gauc")'s frame; sql compare --metric
+    gauc prints its query."""
+    args = ["compare", "eval.parquet", *score_args(), "--by", "day", "--metric", "gauc",
+            "--group", "hour", "--group-weight", "clicks", "--format", "json"]  # fmt: skip
+    rows = as_json(ok(run(*args, cwd=workdir)))
+    frame = sqlauc.compare(None, workdir / "eval.parquet", scores=SCORES, by="day",
+                           metric="gauc", group="hour", group_weight="clicks")  # fmt: skip
+    assert list(frame.columns)[3:6] == ["gauc_baseline", "gauc", "diff"]
+    assert_same(rows, frame_as_json(frame), exact=False)
+    out = ok(run("sql", "compare", "--table", "t", "--score", "a", "--score", "b", "--metric",
+                 "gauc", "--group", "hour", cwd=workdir))  # fmt: skip
+    assert out == sqlauc.sql("compare", "t", scores=["a", "b"], metric="gauc", group="hour") + "\n"
+
+
 def test_compare_table(workdir):
     out = ok(run("compare", "eval.parquet", "--score", "a", "--score", "c", "--by", "day",
                  cwd=workdir))  # fmt: skip

@@ -1,5 +1,5 @@
 """The composer's rewrites of the label tests and the per-row counts mean the same
-(sqlauc/compose/passes: derive_label, count_forms; sqlauc/inputs.py: LabelRule)."""
+(sqlauc/compose/passes: derive_label, count_forms; sqlauc/inputs/labels.py: LabelRule)."""
 
 from __future__ import annotations
 

@@ -67,6 +67,7 @@ from reference import (
     delong_paired,
     delong_variance,
     ece_reference,
+    gauc_paired,
     gauc_reference,
     ks_reference,
     lift_reference,
@@ -143,8 +144,8 @@ def test_cases_cover_every_template():
         plan = pipeline.plan(
             spec, Options(**options), resolve(TABLE), engine=None, dialect=dialects.default()
         )
-        used |= compose.templates_used(
-            spec.composition(plan.method, plan.options, weighted=plan.roles.weight is not None)
+        used |= compose.templates_used(  # the spec that runs the options (plan.spec)
+            plan.spec.composition(plan.method, plan.options, weighted=plan.roles.weight is not None)
         )
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
@@ -492,6 +493,7 @@ TSQL_PLAIN_LOSSY = {
     "gauc_ci",
     "evaluate_clustered_by_user",
     "compare_clustered",
+    "compare_gauc_by_day",
     "ks",
     "ks_rows_weighted",
     "ks_weighted_string_label",
@@ -711,6 +713,43 @@ def _check_compare(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict])
     assert checked > (3 if by else 0)
 
 
+def _check_compare_gauc(ref: pd.DataFrame, options: dict[str, Any], rows: list[dict]) -> None:
+    """compare(metric="gauc")'s rows against the per-group scikit-learn reference per (slice,
+    model): the slice is the user column, the groups gw_col's values (gw in the frame)."""
+    assert options["group"] == GROUP_WEIGHT and tuple(options["by"]) == (GROUP,)
+    baseline, *models = (_EVALUATE_SCORES[m] for m in options["scores"])
+    z_level = NormalDist().inv_cdf(1 - (1 - options["level"]) / 2)
+    data = ref.assign(grp=ref["gw"], base=ref[baseline])
+    checked = 0
+    for key, part in data.groupby("g", dropna=False):
+        for name, model in zip(options["scores"][1:], models, strict=True):
+            [r] = [r for r in rows if r["model"] == name and (
+                r[GROUP] is None if pd.isna(key) else r[GROUP] == key)]  # fmt: skip
+            got = {
+                c: math.nan if r[c] is None else float(r[c])
+                for c in ("gauc_baseline", "gauc", "diff", "diff_low", "diff_high", "z", "p_value")
+            }
+            g_base, g_new, diff, var, groups = gauc_paired(
+                part.assign(new=part[model]), group="grp", y_pos="y", baseline="base",
+                model="new", weight="w", group_weight=options["group_weight"])  # fmt: skip
+            assert r["groups"] == groups, (key, name)
+            if groups == 0:
+                assert math.isnan(got["gauc"]) and math.isnan(got["z"]), (key, name)
+                continue
+            se = math.sqrt(var) if groups > 1 else math.nan
+            z = diff / se
+            want = {"gauc_baseline": g_base, "gauc": g_new, "diff": diff,
+                    "diff_low": diff - z_level * se, "diff_high": diff + z_level * se,
+                    "z": z, "p_value": math.erfc(abs(z) / math.sqrt(2))}  # fmt: skip
+            for column, value in want.items():
+                tol = 1e-9 if column in ("z", "p_value") else TOL
+                ok = math.isnan(got[column]) if math.isnan(value) else (
+                    got[column] == pytest.approx(value, abs=tol, rel=0))  # fmt: skip
+                assert ok, (key, name, column, got[column], value)
+            checked += 1
+    assert checked > 3
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_duckdb_rendering_matches_the_references(events, case):
     """The baseline of the meaning check is right: the brute-force pair count, per case."""
@@ -734,6 +773,9 @@ def test_duckdb_rendering_matches_the_references(events, case):
     weighted = "weight" in options
     if metric == "evaluate":
         _check_evaluate(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
+        return
+    if metric == "compare" and options.get("metric") == "gauc":
+        _check_compare_gauc(ref, options, [dict(zip(names, row, strict=True)) for row in rows])
         return
     if metric == "compare":
         _check_compare(ref, options, [dict(zip(names, row, strict=True)) for row in rows])

@@ -35,6 +35,7 @@ CASES = [
     ("evaluate", {"scores": ("s", "s2"), "by": "d", "method": "binned", "ci": None}),
     ("evaluate", {"scores": ("s", "s2"), "by": "d", "group": "g", "metrics": ("gauc",)}),
     ("compare", {"scores": ("s", "s2"), "by": "d"}),
+    ("compare", {"scores": ("s", "s2"), "by": "d", "metric": "gauc", "group": "g"}),
     *[(m, {"scores": ("s", "s2"), "by": "d", "cluster": "g"})
       for m in ("evaluate", "compare")],
     *[(m, {"score": "s", "method": f}) for m in ("ks", "threshold_metrics")
@@ -68,7 +69,8 @@ CLICKHOUSE_GAPS = {
 
 def _id(case: tuple[str, dict]) -> str:
     metric, options = case
-    kind = options.get("method") or options.get("max_fpr") or options.get("metrics")
+    kind = (options.get("method") or options.get("max_fpr") or options.get("metrics")
+            or options.get("metric"))  # fmt: skip
     return f"{metric}-{kind or ('clustered' if 'cluster' in options else None)}"
 
 

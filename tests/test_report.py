@@ -163,6 +163,20 @@ def test_clustered_intervals(demo, tmp_path):
     assert "clustered by <code>user_id</code>" in text and 'data-metric="design_effect"' in text
 
 
+def test_the_paired_gauc_test_with_group(demo, page):
+    """With group=, the comparison section shows compare(metric="gauc")'s test too, and the
+    SQL of that call."""
+    text = page.read_text(encoding="utf-8")
+    options = {"label": "clicked", "scores": SCORES, "metric": "gauc", "group": "user_id"}
+    compared = sqlauc.compare(demo, "impressions", **options)
+    assert 'id="comparison-gauc-table"' in text and "paired GAUC test" in text
+    assert (
+        f'data-metric="gauc_baseline" data-value="{float(compared["gauc_baseline"][0])!r}"' in text
+    )
+    assert f'data-metric="p_value" data-value="{float(compared["p_value"][0])!r}"' in text
+    assert html.escape(sqlauc.sql("compare", "impressions", con=demo, **options)) in text
+
+
 # ---------------------------------------------------------------------------------------------
 # the command
 

@@ -77,7 +77,9 @@ EPILOGS = {
     "compare": "output columns: the --by columns, baseline, model, auc_baseline, auc, diff, "
     "diff_low, diff_high, z, p_value (then clusters, design_effect with --cluster): "
     "sqlauc.compare's frame (the paired DeLong test of each "
-    "model against the first --score), one row per slice and model, from one query.",
+    "model against the first --score), one row per slice and model, from one query. "
+    "With --metric gauc --group COLUMN: the paired GAUC test over the groups both models "
+    "use, with gauc_baseline, gauc and groups in place of auc_baseline and auc.",
 }
 
 
@@ -232,6 +234,21 @@ def add_compare(commands: Any, parent: argparse.ArgumentParser) -> None:
     slice_options(compare)
     cluster_option(compare)
     level_option(compare)
+    compare.add_argument(
+        "--metric",
+        dest="compared_metric",
+        choices=("auc", "gauc"),
+        default="auc",
+        help="auc: the paired DeLong test (default); gauc: the paired GAUC test over the "
+        "groups of --group",
+    )
+    compare.add_argument("--group", metavar="COLUMN", help="the group column of --metric gauc")
+    compare.add_argument(
+        "--group-weight",
+        default="impressions",
+        metavar="WEIGHT",
+        help="--metric gauc: impressions (default), clicks, uniform, or a column",
+    )
     compare.set_defaults(run=run_compare)
 
 
@@ -273,6 +290,8 @@ def run_compare(args: argparse.Namespace) -> None:
     compared = compared_scores(args, "compare")
     with open_target(args) as target, relay_warnings():
         frame = sqlauc.compare(target.con, target.table, scores=compared, level=args.level,
+                               metric=args.compared_metric, group=args.group,
+                               group_weight=args.group_weight,
                                **_table_options(args))  # fmt: skip
     emit(*table_records(frame), args.format)
 

@@ -112,6 +112,10 @@ def run_sql(args: argparse.Namespace) -> None:
         models = {"score": scores(args)[0]}
     evaluate_extras: dict[str, Any] = {"metrics": args.metrics, "eps": args.eps,
                                        "bins": args.bins}  # fmt: skip
+    if metric == "compare" and args.metrics:  # compare's --metric gauc: sqlauc.sql's metric=
+        if args.metrics != ["gauc"]:
+            raise UsageError("sql compare takes --metric gauc (the paired GAUC test) or none")
+        evaluate_extras = {"metric": "gauc", "eps": args.eps, "bins": args.bins}
     # ci= for the metrics that take it; else only if given (sql() refuses it there)
     asked_ci = args.ci is not None or args.no_ci
     interval: dict[str, Any] = (

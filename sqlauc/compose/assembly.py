@@ -98,13 +98,11 @@ def _shared_stage(
     stage = templates.parse(template)
     stage_ctes = ctes_of(stage)
     stage.set("with_", None)
-    read = [
-        t.name
-        for select in (*(c.this for c in stage_ctes), stage)
-        for t in select.find_all(exp.Table)
-    ]
-    if any(name in own_steps for name in read):
-        parts.keyed.extend([*(c.this for c in stage_ctes), stage])
+    selects = [*(c.this for c in stage_ctes), stage]
+    if any(t.name in own_steps for select in selects for t in select.find_all(exp.Table)):
+        # it reads the core's own steps (normal_tail.sql reads scored, cluster_centred.sql
+        # cluster_sums): before the first step that reads it, with its own steps
+        parts.keyed.extend(selects)
         parts.late.append([*stage_ctes, _cte(stage, relation)])
         return
     if relation == COUNTED:

@@ -143,7 +143,7 @@ class Dialect:
         "operator does not exist: mood = integer") where a text column gives sqlauc's
         "pos_label is not among the labels" error; read as ``TEXT``, such a label compares,
         groups and lists its values as a text column does (see
-        :func:`sqlauc.pipeline.bind`). With :attr:`enum_types`, also the type such a column
+        :func:`sqlauc.binding.bind`). With :attr:`enum_types`, also the type such a column
         is read as.
     enum_types
         Patterns (matched as :attr:`number_types` are) of the engine's enum types, whose

@@ -41,6 +41,9 @@ PARTIAL = Formulation("auc_partial")
 RANK_ALIAS = {"rank": "rows"}
 #: The options every metric takes (beside con, table and dialect).
 COMMON_PARAMETERS = ("label", "score", "weight", "pos_label", "where")
+#: The stage calibration_curve and lift_table read as ``totals``: the weighted class totals
+#: over score_counts (sql/score_totals.sql), one shared template.
+SCORE_TOTALS = (("totals", "score_totals"),)
 
 
 def warn_one_class() -> None:

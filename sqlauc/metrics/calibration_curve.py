@@ -11,7 +11,7 @@ import pandas as pd
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError
-from sqlauc.metrics.auc import COMMON_PARAMETERS
+from sqlauc.metrics.auc import COMMON_PARAMETERS, SCORE_TOTALS
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
@@ -60,7 +60,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
 SPEC = MetricSpec(
     name="calibration_curve",
     what="the calibration curve",
-    formulations={"grouped": Formulation("calibration_curve")},
+    formulations={"grouped": Formulation("calibration_curve", stages=SCORE_TOTALS)},
     shape=shape,
     parameters=(*COMMON_PARAMETERS, "n_bins", "strategy"),
     overlays=("diagnostics", "probability_range"),

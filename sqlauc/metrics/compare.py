@@ -21,6 +21,7 @@ from sqlauc.compose import Formulation, Param, slice_outputs
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
+from sqlauc.metrics import compare_gauc
 from sqlauc.metrics.evaluate import (
     CLUSTER_COLUMNS,
     as_names,
@@ -144,6 +145,17 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
+def check_options(options: Options) -> None:
+    """``group`` and ``group_weight`` belong to ``metric="gauc"`` (whose spec,
+    :mod:`sqlauc.metrics.compare_gauc`, runs the call: the gate checks its options)."""
+    if options.metric == "auc":
+        if options.group is not None:
+            raise invalid("group", "compare", "None unless metric='gauc'", options.group)
+        if options.group_weight != "impressions":
+            raise invalid("group_weight", "compare", "'impressions' (the default) unless "
+                          "metric='gauc'", options.group_weight)  # fmt: skip
+
+
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
@@ -151,13 +163,27 @@ SPEC = MetricSpec(
     variants={"clustered": CLUSTERED},
     option_variants={"cluster": "clustered"},
     shape=shape,
-    parameters=("label", "scores", "by", "cluster", "weight", "pos_label", "where", "level"),
+    parameters=(
+        "label",
+        "scores",
+        "by",
+        "cluster",
+        "weight",
+        "pos_label",
+        "where",
+        "level",
+        "metric",
+        "group",
+        "group_weight",
+    ),
     required=("scores",),
     overlays=("diagnostics", "weight_kind", "evaluate_rows", "compare_baseline"),
     keys=slice_keys,
     params=compare_params,
+    checks=check_options,
     sampled=False,
     cli_columns=(),
+    delegates={("metric", "gauc"): compare_gauc.SPEC},
 )
 
 
@@ -174,6 +200,9 @@ def compare(
     level: float = 0.95,
     dialect: str | None = None,
     cluster: str | Sequence[str] | None = None,
+    metric: str = "auc",
+    group: str | None = None,
+    group_weight: str = "impressions",
 ) -> pd.DataFrame:
     """The paired DeLong test of each score column against the first, per slice, in one query.
 
@@ -223,6 +252,32 @@ def compare(
         added. The rules of :func:`sqlauc.evaluate`'s ``cluster`` hold: one key over several
         columns, a NULL key is one cluster, a cluster spanning slices counts in each with its
         rows there, frequency weights are repeated rows of their cluster.
+    metric : {"auc", "gauc"}, default "auc"
+        ``"gauc"``: the paired GAUC test instead, with ``group``. Over the groups ``g`` used
+        by both models (both classes among the rows where the label, the group and both
+        scores are not NULL), with the per-group AUCs ``a_g`` of each model on those rows
+        (exact, ties 1/2, as :func:`gauc`), ``d_g = a_g(model) - a_g(baseline)`` and one
+        weight ``w_g`` per group from those rows (``group_weight``'s rule), over ``I``
+        groups::
+
+            diff = sum_g w_g d_g / sum_g w_g
+            Var(diff) = I / (I - 1) * sum_g w_g^2 (d_g - diff)^2 / (sum_g w_g)^2
+            z = diff / sqrt(Var),  p_value = 2 (1 - Phi(|z|))
+
+        (the linearised variance of :func:`gauc`'s interval, over the differences: the
+        groups are the independent units, so any weights are taken, not only frequency
+        weights). The frame's columns are then ``baseline``, ``model``, ``gauc_baseline``,
+        ``gauc`` (the two GAUCs over those same common groups, which may differ from
+        :func:`gauc` of each model on all its rows), ``diff``, ``diff_low``, ``diff_high``,
+        ``z``, ``p_value`` and ``groups`` (the groups used by both). Fewer than 2 groups:
+        the interval, ``z`` and ``p_value`` NaN, with an
+        :class:`~sqlauc.UndefinedMetricWarning`. Not with ``cluster``.
+    group : str, optional
+        The group column of ``metric="gauc"`` (required with it, refused without it); a
+        NULL group is in no group.
+    group_weight : str, default "impressions"
+        ``w_g`` of ``metric="gauc"``, as in :func:`gauc`: ``"impressions"``, ``"clicks"``,
+        ``"uniform"`` or a column name.
 
     Returns
     -------
@@ -235,6 +290,8 @@ def compare(
         ``p_value`` NaN, the interval ``[0, 0]`` (the variance of the difference is 0); an
         :class:`~sqlauc.UndefinedMetricWarning` says how many, not an error. With
         ``cluster``, last: ``clusters`` and ``design_effect``.
+
+    With ``metric="gauc"``: see ``metric`` above.
 
     References
     ----------
@@ -256,10 +313,23 @@ def compare(
     ...     ["diff", "z", "clusters", "design_effect"]].round(6)
            diff         z  clusters  design_effect
     0 -0.111111 -0.317999         3       1.236111
+
+    The paired GAUC test over three users (impressions weights 3, 3 and 4):
+
+    >>> df = pd.DataFrame({"user": list("aaabbbcccc"), "label": [1, 0, 0, 1, 1, 0, 1, 0, 0, 0],
+    ...                    "a": [0.9, 0.5, 0.1, 0.2, 0.6, 0.4, 0.3, 0.3, 0.1, 0.8],
+    ...                    "b": [0.4, 0.5, 0.1, 0.7, 0.7, 0.7, 0.9, 0.2, 0.1, 0.8]})
+    >>> sqlauc.compare(None, df, scores=["a", "b"], metric="gauc", group="user")[
+    ...     ["gauc_baseline", "gauc", "diff", "z", "groups"]].round(6)
+       gauc_baseline  gauc  diff         z  groups
+    0           0.65   0.7  0.05  0.166875       3
     """
     given = {"label": label, "scores": as_names(scores), "by": as_names(by) if by is not None
              else (), "weight": weight, "pos_label": pos_label, "where": where,
              "level": level, "cluster": as_names(cluster) if cluster is not None
-             else None}  # fmt: skip
+             else None, "metric": metric, "group": group,
+             "group_weight": group_weight}  # fmt: skip
     check_scores("compare", given["scores"])
-    return shape(run_metric(SPEC, con, table, dialect, given))
+    evaluated = run_metric(SPEC, con, table, dialect, given)
+    result: pd.DataFrame = evaluated.plan.spec.shape(evaluated)
+    return result

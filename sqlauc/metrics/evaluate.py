@@ -1,7 +1,8 @@
 """Many models x slices in one scan: :func:`evaluate` (AUC, DeLong interval, partial AUC,
 and with ``metrics=`` log loss, normalized entropy, calibration, average precision and GAUC).
 
-The input is long (one row per (row, model), from one scan: see :func:`sqlauc.inputs._long`);
+The input is long (one row per (row, model), from one scan: see
+:func:`sqlauc.inputs.long.build_long`);
 the composer adds the slice columns ``by_1 .. by_S`` and ``model`` as keys to every stage of
 ``sql/evaluate.sql``, so the query is the AUC per (slice, model) with its DeLong variance from
 per-score totals. The extra metrics are overlays of that query (``sql/evaluate_log_loss.sql``,
@@ -9,361 +10,50 @@ per-score totals. The extra metrics are overlays of that query (``sql/evaluate_l
 ``sql/probability_range.sql``), appended only when ``metrics=`` asks for them; GAUC
 (``sql/evaluate_gauc.sql``) reads the per-group stage ``sql/evaluate_groups.sql``, which
 the formulation puts between ``counted`` and ``score_counts`` (still one linear chain).
+
+This module holds the spec and the function; their parts are in :mod:`sqlauc.metrics.evaluation`
+(the query's formulations and parameters, the option refusals, the result frame).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from sqlauc import checks
-from sqlauc.compose import Formulation, Param, slice_outputs
+from sqlauc.compose import Formulation
 from sqlauc.compute import Table, run_metric
-from sqlauc.errors import DataError, UndefinedMetricWarning
-from sqlauc.inputs import model_labels
-from sqlauc.metrics.auc import BINNED, binned_bins, warn_nonmonotone
-from sqlauc.metrics.group_auc import group_params
+from sqlauc.metrics.auc import BINNED
+from sqlauc.metrics.evaluation.frame import fractional_rows, shape, warn_rows
+from sqlauc.metrics.evaluation.query import (
+    CLUSTER_COLUMNS,
+    CLUSTERED,
+    GROUPED_COUNTS,
+    OVER_GROUPS,
+    ROWS,
+    ROWS_MIN_DISTINCT_SHARE,
+    evaluate_params,
+    metric_overlays,
+    slice_keys,
+    z_value,
+)
+from sqlauc.metrics.evaluation.refusals import check_options
 from sqlauc.metrics.spec import MetricSpec
-from sqlauc.options import (
-    DEFAULT_CI,
-    DEFAULT_POS_LABEL,
-    EVALUATE_METRICS,
-    Options,
-    PosLabel,
-    invalid,
-)
-from sqlauc.records import Evaluated
-from sqlauc.results import key_names, slice_values, sort_rows
+from sqlauc.options import DEFAULT_CI, DEFAULT_POS_LABEL, PosLabel
 
-#: The statistics columns of :func:`evaluate`'s frame, after the slice columns and ``model``
-#: (``metrics=`` adds its columns after ``pauc``, in the order of ``EVALUATE_METRICS``).
-EVALUATE_COLUMNS = ("auc", "auc_se", "auc_low", "auc_high", "pauc", "positives", "negatives",
-                    "n_rows")  # fmt: skip
-_CI_COLUMNS = ("auc_se", "auc_low", "auc_high")
-#: GAUC's interval (metrics=["gauc"] with ci=): after ``gauc``.
-GAUC_CI_COLUMNS = ("gauc_se", "gauc_low", "gauc_high")
-#: The statistics columns with ``method="binned"`` (certified bounds instead of DeLong's).
-BINNED_COLUMNS = ("auc", "auc_low_bound", "auc_high_bound", "nonmonotone_bins", "positives",
-                  "negatives", "n_rows")  # fmt: skip
-#: scikit-learn's clipping of probabilities for float64 input: ``np.finfo(np.float64).eps``.
-FLOAT64_EPS = 2.0**-52
-#: The metrics that read the score as a probability (a score outside [0, 1] is refused).
-PROBABILITY_METRICS = ("log_loss", "ne", "calibration", "ece")
-#: metric -> the overlay template that computes it.
-METRIC_OVERLAYS = {
-    "log_loss": "evaluate_log_loss",
-    "ne": "evaluate_log_loss",
-    "calibration": "evaluate_calibration",
-    "average_precision": "evaluate_average_precision",
-    "gauc": "evaluate_gauc",
-    "ks": "evaluate_ks",
-    "ece": "evaluate_ece",
-}
-#: With group= (metrics=["gauc"]): counted is keyed by the group too, and the per-group stage
-#: sql/evaluate_groups.sql is read in its place (one linear chain, one scan).
-_OVER_GROUPS = Formulation(
-    "evaluate", counted_keys=("grp",), after_counted="evaluate_groups", derived="with_se"
-)
-#: method="auto" runs ``ROWS`` when at least this share of the sampled (row, model) scores is
-#: distinct (auc's 0.5 would pick it for scores rounded to 4 decimals, where a (slice, model)
-#: of 1e5 rows holds ~1e4 distinct scores and the grouped formulation is faster: 3e6 rows x 3
-#: models x 30 days, bench/bench_evaluate.py; continuous scores sample ~100% distinct).
-ROWS_MIN_DISTINCT_SHARE = 0.9
-#: The integer placement sums over rows (sql/placements_over_rows.sql: the rows of each
-#: (slice, model) sorted, ROW_NUMBER overall and within the row's class, and the LAG/LEAD
-#: tie blocks) read
-#: by sql/evaluate_placements.sql; unweighted only; no pauc nor metrics= (they read the
-#: per-score stage).
-ROWS = Formulation(
-    "evaluate_placements",
-    per_key="blocks",
-    totals=("placement_sums",),
-    stages=(("placement_sums", "placements_over_rows"),),
-    rows=True,
-    weighted=False,
-    uses_negative=True,
-)
-#: What method="grouped" runs on unweighted input without max_fpr= and metrics=: the same
-#: per-score counts, then integer placement sums (sql/placements_over_scores.sql: one ordered
-#: window, no window to centre the placements, exact DECIMAL(38, 0) sums instead of ordered
-#: double sums) read by sql/evaluate_placements.sql. The same auc bits as evaluate.sql and
-#: the interval to the last digits; on DuckDB (3e6 rows x 3 models x 30 days, 4-decimal
-#: scores) ~20% fewer instructions than evaluate.sql.
-GROUPED_COUNTS = Formulation(
-    "evaluate_placements",
-    totals=("placement_sums",),
-    stages=(("placement_sums", "placements_over_scores"),),
-    weighted=False,
-    overlays_apart=True,
-)
-#: What cluster= runs: sql/evaluate_clustered.sql, the rows' integer placements summed per
-#: cluster (counted and cluster_sums keyed by the cluster columns), Obuchowski's variance.
-CLUSTERED = Formulation(
-    "evaluate_clustered", per_key="cluster_sums", cluster_steps=("cluster_sums",)
-)
-#: The columns cluster= adds (evaluate and compare), last.
-CLUSTER_COLUMNS = ("clusters", "design_effect")
-
-
-#: ece's inner bin edges (sql/evaluate_ece.sql): np.linspace(0, 1, 6)[1:-1], i * (1 / 5).
-ECE_EDGES: dict[str, Param] = {f"ece_edge_{i}": i * (1.0 / 5) for i in range(1, 5)}
-
-
-def metric_overlays(options: Options) -> tuple[str, ...]:
-    """The overlays ``metrics=`` asks for: the range check of the probability metrics, then
-    one template per metric (log_loss and ne share one), each once."""
-    wanted = [m for m in EVALUATE_METRICS if m in options.metrics]
-    overlays = ["probability_range"] if set(wanted) & set(PROBABILITY_METRICS) else []
-    for metric in wanted:
-        if METRIC_OVERLAYS[metric] not in overlays:
-            overlays.append(METRIC_OVERLAYS[metric])
-    return tuple(overlays)
-
-
-def slice_keys(options: Options) -> tuple[str, ...]:
-    """The keys of every stage: the slice columns ``by_1 .. by_S``, then ``model``."""
-    return (*(f"by_{i + 1}" for i in range(len(options.by))), "model")
-
-
-def slice_names(options: Options) -> list[str]:
-    """The frame's names of the ``by`` columns: their own, or ``by``/``by_i`` for one named
-    like an output column (``model``, ``auc``, ...; :func:`sqlauc.results.key_names`)."""
-    taken = {
-        *EVALUATE_COLUMNS,
-        *BINNED_COLUMNS,
-        "model",
-        *options.metrics,
-        *(CLUSTER_COLUMNS if options.cluster else ()),
-    }
-    return key_names(options.by, taken, "by")
-
-
-def z_value(level: float) -> float:
-    """``Phi^-1((1 + level) / 2)``: 1.959963984540054 for 0.95."""
-    return NormalDist().inv_cdf(1 - (1 - level) / 2)
-
-
-def check_options(options: Options) -> None:
-    """evaluate's refusals of option combinations (the option gate runs them before any
-    connection is used): ``eps`` without ``log_loss`` or ``ne`` in ``metrics`` (it would change
-    nothing), ``group`` without ``gauc`` and the reverse, a ``group_weight`` without ``gauc``,
-    and with method="binned" the options that need exact per-score placements."""
-    if options.method == "binned":
-        for option in ("ci", "max_fpr", "metrics", "eps", "group"):
-            if option == "ci" and options.ci is DEFAULT_CI:
-                continue
-            if getattr(options, option) not in (None, ()):
-                raise invalid(option, "evaluate", "None with method='binned' (the binned query "
-                              "counts rows per score bin, not per score; its bounds are "
-                              "auc_low_bound and auc_high_bound)",
-                              getattr(options, option))  # fmt: skip
-        return
-    if options.cluster:
-        check_cluster(options, "evaluate")
-    if options.eps is not None and not {"log_loss", "ne"} & set(options.metrics):
-        raise invalid("eps", "evaluate", "None unless metrics= includes 'log_loss' or 'ne' "
-                      "(it is their clipping of probabilities)", options.eps)  # fmt: skip
-    if ("gauc" in options.metrics) != (options.group is not None):
-        if options.group is None:
-            raise invalid("group", "evaluate", "a column name when metrics= includes 'gauc'",
-                          None)  # fmt: skip
-        raise invalid("group", "evaluate", "None unless metrics= includes 'gauc'",
-                      options.group)  # fmt: skip
-    if options.group is None and options.group_weight != "impressions":
-        raise invalid("group_weight", "evaluate", "'impressions' (the default) unless "
-                      "metrics= includes 'gauc'", options.group_weight)  # fmt: skip
-
-
-def evaluate_params(options: Options) -> dict[str, Param]:
-    """``:with_ci``, ``:z``, ``:partial``, ``:max_fpr`` and ``:eps`` (log loss's clipping);
-    ``:bins`` with method="binned" (the options were checked by :func:`check_options`)."""
-    if options.method == "binned":
-        return binned_params(options)
-    return {
-        **group_params(options),
-        "with_ci": options.ci is not None,
-        "z": z_value(options.ci) if options.ci is not None else 0.0,
-        "partial": options.max_fpr is not None,
-        "max_fpr": float(options.max_fpr) if options.max_fpr is not None else 1.0,
-        "eps": float(options.eps) if options.eps is not None else FLOAT64_EPS,
-        **ECE_EDGES,
-    }
-
-
-def check_cluster(options: Options, function: str) -> None:
-    """cluster= changes the interval only: it needs one (ci given), and it is not combined
-    with max_fpr=, metrics= or group= (their per-score and per-group stages)."""
-    if getattr(options, "ci", 0.95) is None:
-        raise invalid("cluster", function, "None when ci=None (the clusters change the "
-                      "interval only)", list(options.cluster))  # fmt: skip
-    for option in ("max_fpr", "metrics", "group"):
-        if getattr(options, option) not in (None, ()):
-            raise invalid(option, function, "None with cluster= (the clustered query computes "
-                          "the AUC and its interval only)", getattr(options, option))  # fmt: skip
-
-
-def binned_params(options: Options) -> dict[str, Param]:
-    """``:bins`` (method="binned": no DeLong interval nor partial AUC, which need the exact
-    per-score placements; the default ``ci``, not given, is no interval there)."""
-    return {"bins": binned_bins(options)}
-
-
-def fractional_rows(evaluated: Evaluated) -> int:
-    """Rows of the table with a non-integer weight: the query counts each row once per model
-    (once per model after the baseline for compare), whatever its scores."""
-    copies = max(1, len({r["model"] for r in evaluated.rows}))
-    return sum(int(r.get("n_fractional_weight") or 0) for r in evaluated.rows) // copies
-
-
-def _check_probabilities(evaluated: Evaluated) -> None:
-    """A DataError naming the score columns outside [0, 1] (probability metrics only)."""
-    counts: dict[str, int] = {}
-    for row in evaluated.rows:
-        n = int(row.get("n_score_out_of_range") or 0)
-        if n:
-            counts[row["model"]] = counts.get(row["model"], 0) + n
-    if counts:
-        scores = model_labels(evaluated.plan.roles)
-        named = ", ".join(f"{name!r} ({counts[name]})" for name in scores if name in counts)
-        asked = [m for m in EVALUATE_METRICS if m in evaluated.plan.options.metrics
-                 and m in PROBABILITY_METRICS]  # fmt: skip
-        where = evaluated.plan.options.where
-        filtered = f" matching where={where!r}" if where else ""
-        raise DataError(
-            f"score column(s) {named} hold value(s) outside [0, 1]{filtered}; "
-            f"{', '.join(asked)} read the score as a probability (leave them out of "
-            "metrics=, or pass probabilities)"
-        )
-
-
-def shape(evaluated: Evaluated) -> pd.DataFrame:
-    """One row per (slice, model), sorted by slice then model order."""
-    plan = evaluated.plan
-    options = plan.options
-    if plan.method == "binned":
-        return binned_shape(evaluated)
-    sampling = _sampling_weights(evaluated)
-    _check_probabilities(evaluated)
-    metrics = [m for m in EVALUATE_METRICS if m in options.metrics]
-    if "gauc" in metrics and options.ci is not None:  # its interval, right after it
-        at = metrics.index("gauc") + 1
-        metrics[at:at] = GAUC_CI_COLUMNS
-    clustered = CLUSTER_COLUMNS if options.cluster else ()
-    frame = _frame(evaluated, (*EVALUATE_COLUMNS[:5], *metrics, *EVALUATE_COLUMNS[5:-1],
-                               *clustered[1:]), clustered[:1])  # fmt: skip
-    if clustered:  # last, in their order
-        frame = frame[[c for c in frame.columns if c not in clustered] + list(clustered)]
-    if "gauc" in metrics:  # sqlauc.gauc's warning, where the AUC is defined (else warned)
-        no_group = int((frame["auc"].notna() & frame["gauc"].isna()).sum())
-        warn_rows(no_group, len(frame), "have no group with both classes (or their groups "
-                  "weigh 0): their gauc is not defined (NaN).")  # fmt: skip
-        if options.ci is not None:
-            one_group = int((frame["gauc"].notna() & frame["gauc_se"].isna()).sum())
-            warn_rows(one_group, len(frame), "have a single group with both classes: their GAUC "
-                      "interval needs at least 2 (gauc_se, gauc_low, gauc_high NaN).")  # fmt: skip
-    if options.ci is None:
-        frame = frame.drop(columns=list(_CI_COLUMNS))
-    if options.max_fpr is None:
-        frame = frame.drop(columns="pauc")
-    if sampling:
-        frame[[*_CI_COLUMNS, *(["design_effect"] if options.cluster else [])]] = np.nan
-    elif options.ci is not None:
-        no_interval = int((frame["auc"].notna() & frame["auc_se"].isna()).sum())
-        if no_interval:
-            checks.warn(
-                f"{no_interval} of {len(frame)} (slice, model) rows have a single positive or "
-                "a single negative: DeLong's variance (and the interval) is not defined there "
-                "(NaN).",
-                UndefinedMetricWarning,
-            )
-    return frame
-
-
-def _sampling_weights(evaluated: Evaluated) -> bool:
-    """Whether the interval columns are NaN for non-integer (sampling) weights: with the
-    default ``ci`` (not asked for) one warning says so; an explicit ``ci=`` is a DataError
-    (compare's, for the same condition). DeLong's variance is defined for frequency weights."""
-    plan = evaluated.plan
-    if plan.options.ci is None or plan.roles.weight is None:
-        return False
-    fractional = fractional_rows(evaluated)
-    if not fractional:
-        return False
-    held = (f"weight column {plan.roles.weight!r} holds non-integer weights ({fractional} "
-            "row(s)): DeLong's interval is defined for frequency weights (a weight-k row is k "
-            "identical rows), and with sampling weights it understates the variance")  # fmt: skip
-    if plan.options.ci is not DEFAULT_CI:
-        raise DataError(f"{held}; pass ci=None for the AUCs without an interval")
-    checks.warn(
-        f"{held}: auc_se, auc_low and auc_high are NaN. Integer weights (or no weight=) give "
-        "an interval; ci=None leaves the columns out.",
-        UndefinedMetricWarning,
-    )
-    return True
-
-
-def binned_shape(evaluated: Evaluated) -> pd.DataFrame:
-    """method="binned": one row per (slice, model), sorted by slice then
-    model order, with the certified bounds (:data:`BINNED_COLUMNS`); the single-class and
-    nonmonotone warnings."""
-    floats = ("auc", "auc_low_bound", "auc_high_bound", "positives", "negatives")
-    frame = _frame(evaluated, floats, ("nonmonotone_bins",))
-    frame = frame[[*slice_names(evaluated.plan.options), "model", *BINNED_COLUMNS]]
-    nonmonotone = int(frame["nonmonotone_bins"].sum())
-    if nonmonotone:
-        warn_nonmonotone(nonmonotone, " (over all (slice, model) rows)")
-    return frame
-
-
-def _frame(
-    evaluated: Evaluated, floats: tuple[str, ...], integers: tuple[str, ...]
-) -> pd.DataFrame:
-    """The (slice, model) rows as a frame: the ``by`` columns, ``model``, the ``floats`` and
-    ``integers`` columns, then ``n_rows``; sorted by slice, then by the order of ``scores``;
-    a warning counts the single-class (slice, model) rows (``auc`` NaN)."""
-    options = evaluated.plan.options
-    kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
-    order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
-    plan = evaluated.plan
-    names = slice_names(options)
-    # frame name, the query's name, the column read (its time zone)
-    slices = zip(names, slice_outputs(plan.tree, len(names)), plan.roles.by, strict=True)
-    data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(column))
-        for name, key, column in slices
-    }
-    data["model"] = [r["model"] for r in kept]
-    data["_order"] = [order[r["model"]] for r in kept]
-    for column in floats:
-        # no usable row (every row of the slice has a NULL label or a NULL score in that
-        # column): no value is defined, whatever the SQL's empty sums give (0 for a count)
-        counts = column in ("positives", "negatives")
-        values = [r[column] if r["n_used"] or counts else None for r in kept]
-        data[column] = pd.array(values, dtype="float64")
-    for column in integers:
-        data[column] = pd.array([r[column] or 0 for r in kept], dtype="int64")
-    data["n_rows"] = pd.array([r["n_used"] or 0 for r in kept], dtype="int64")
-    frame = pd.DataFrame(data)
-    frame = sort_rows(frame, [*names, "_order"])
-    frame = frame.drop(columns="_order")
-    total = len(frame)
-    no_row = "have no usable row (a NULL label or a NULL score in that column on every row "
-    warn_rows(int((frame["n_rows"] == 0).sum()), total, no_row + "of the slice): their values "
-              "are NaN.")  # fmt: skip
-    single = int((frame["auc"].isna() & (frame["n_rows"] > 0)).sum())
-    warn_rows(single, total, "have a single class: their AUC is not defined (NaN).")
-    return frame
-
-
-def warn_rows(count: int, total: int, what: str) -> None:
-    """An UndefinedMetricWarning that ``count`` of the ``total`` (slice, model) rows ``what``
-    (nothing when ``count`` is 0): evaluate's and compare's one wording."""
-    if count:
-        checks.warn(f"{count} of {total} (slice, model) rows {what}", UndefinedMetricWarning)
+#: What other modules import from here (compare, gauc, sqlauc.sql, the report).
+__all__ = [
+    "CLUSTER_COLUMNS",
+    "SPEC",
+    "as_names",
+    "evaluate",
+    "fractional_rows",
+    "slice_keys",
+    "warn_rows",
+    "z_value",
+]
 
 
 SPEC = MetricSpec(
@@ -372,7 +62,7 @@ SPEC = MetricSpec(
     formulations={"grouped": Formulation("evaluate"), "rows": ROWS, "binned": BINNED},
     unweighted_formulations={"grouped": GROUPED_COUNTS},
     method_options={"bins": "binned"},
-    variants={"groups": _OVER_GROUPS, "clustered": CLUSTERED},
+    variants={"groups": OVER_GROUPS, "clustered": CLUSTERED},
     option_variants={"group": "groups", "cluster": "clustered"},
     shape=shape,
     parameters=(

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from sqlauc.compose import Formulation, Param
+from sqlauc.compose import Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.metrics.auc import COMMON_PARAMETERS
-from sqlauc.metrics.roc_curve import FORMULATIONS as ROC_FORMULATIONS
+from sqlauc.metrics.roc_curve import over_roc_points
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
@@ -24,18 +24,7 @@ KsMethod = Literal["auto", "grouped", "rows"]
 KS_COLUMNS = ("statistic", "threshold", "tpr", "fpr")
 
 #: The ROC curve's formulations with sql/ks.sql as the core: the same points, every one.
-FORMULATIONS = {
-    method: Formulation(
-        "ks",
-        per_key=roc.per_key,
-        row_totals=roc.row_totals,
-        totals=roc.totals,
-        stages=roc.stages,
-        rows=roc.rows,
-        uses_negative=roc.uses_negative,
-    )
-    for method, roc in ROC_FORMULATIONS.items()
-}
+FORMULATIONS = over_roc_points("ks")
 
 
 def _params(options: Options) -> dict[str, Param]:

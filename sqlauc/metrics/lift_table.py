@@ -8,7 +8,7 @@ import pandas as pd
 
 from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
-from sqlauc.metrics.auc import COMMON_PARAMETERS
+from sqlauc.metrics.auc import COMMON_PARAMETERS, SCORE_TOTALS
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
@@ -43,7 +43,7 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
 SPEC = MetricSpec(
     name="lift_table",
     what="the lift table",
-    formulations={"grouped": Formulation("lift_table")},
+    formulations={"grouped": Formulation("lift_table", stages=SCORE_TOTALS)},
     shape=shape,
     parameters=(*COMMON_PARAMETERS, "bins"),
     final_when="flagged.is_header = 1",

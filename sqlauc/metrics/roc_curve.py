@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -37,6 +38,13 @@ FORMULATIONS = {
         uses_negative=True,
     ),
 }
+
+
+def over_roc_points(template: str) -> dict[str, Formulation]:
+    """The ROC curve's formulations with ``template`` as their core, which reads the same
+    points (``roc_steps``: over the distinct scores, or over the rows): ``sql/ks.sql``,
+    ``sql/threshold_metrics.sql``."""
+    return {method: replace(roc, template=template) for method, roc in FORMULATIONS.items()}
 
 
 def _params(options: Options) -> dict[str, Param]:

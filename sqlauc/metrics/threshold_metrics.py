@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from sqlauc import checks
-from sqlauc.compose import Formulation, Param
+from sqlauc.compose import Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import UndefinedMetricWarning
 from sqlauc.metrics.auc import COMMON_PARAMETERS
-from sqlauc.metrics.roc_curve import FORMULATIONS as ROC_FORMULATIONS
+from sqlauc.metrics.roc_curve import over_roc_points
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
@@ -31,18 +31,7 @@ _FLOATS = ("precision", "recall", "fpr", "specificity", "f1", "accuracy")
 #: The threshold asked for when no point is (a probability's usual cut).
 DEFAULT_THRESHOLD = 0.5
 
-FORMULATIONS = {
-    method: Formulation(
-        "threshold_metrics",
-        per_key=roc.per_key,
-        row_totals=roc.row_totals,
-        totals=roc.totals,
-        stages=roc.stages,
-        rows=roc.rows,
-        uses_negative=roc.uses_negative,
-    )
-    for method, roc in ROC_FORMULATIONS.items()
-}
+FORMULATIONS = over_roc_points("threshold_metrics")
 
 
 def _params(options: Options) -> dict[str, Param]:

@@ -52,6 +52,26 @@ def _check_columns(frame: Any, columns: Sequence[str], what: str, function: str)
     return frame
 
 
+def _curves_on(
+    data: CurveData,
+    ax: Axes | None,
+    label: str | None,
+    columns: Sequence[str],
+    what: str,
+    function: str,
+    default: str,
+) -> tuple[Axes, list[tuple[str, pd.DataFrame]]]:
+    """What every curve plot does before drawing: matplotlib is required, ``data`` is read as
+    named frames of ``sqlauc.<what>`` (:func:`_named_curves`, a single curve named ``label``
+    or ``default``) each holding ``columns``, and the axes are ``ax`` or new ones."""
+    require_matplotlib()
+    curves = [
+        (name, _check_columns(frame, columns, what, function))
+        for name, frame in _named_curves(data, label, default, function)
+    ]
+    return (ax if ax is not None else new_axes()), curves
+
+
 def trapezoid_auc(frame: pd.DataFrame) -> float:
     """The trapezoid area under a ROC curve frame (its AUC, exact for the full curve).
 
@@ -102,12 +122,7 @@ def plot_roc(
     >>> ax.get_legend().get_texts()[0].get_text()
     'model (AUC = 0.7500)'
     """
-    require_matplotlib()
-    curves = [
-        (name, _check_columns(frame, ("fpr", "tpr"), "roc_curve", "plot_roc"))
-        for name, frame in _named_curves(data, label, "ROC", "plot_roc")
-    ]
-    ax = ax if ax is not None else new_axes()
+    ax, curves = _curves_on(data, ax, label, ("fpr", "tpr"), "roc_curve", "plot_roc", "ROC")
     for name, frame in curves:
         shown = display_points(frame, "fpr", "tpr", max_points)
         ax.plot(
@@ -163,12 +178,9 @@ def plot_pr(
     >>> ax.get_legend().get_texts()[0].get_text()
     'model (AP = 0.8333)'
     """
-    require_matplotlib()
-    curves = [
-        (name, _check_columns(frame, ("precision", "recall"), "precision_recall_curve", "plot_pr"))
-        for name, frame in _named_curves(data, label, "PR", "plot_pr")
-    ]
-    ax = ax if ax is not None else new_axes()
+    ax, curves = _curves_on(
+        data, ax, label, ("precision", "recall"), "precision_recall_curve", "plot_pr", "PR"
+    )
     for name, frame in curves:
         shown = display_points(frame, "recall", "precision", max_points, steps=True)
         ap = average_precision_from_curve(frame)

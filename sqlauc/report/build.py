@@ -80,6 +80,7 @@ class Review:
     metrics: tuple[str, ...]
     summary: pd.DataFrame
     comparison: pd.DataFrame | None = None
+    gauc_comparison: pd.DataFrame | None = None
     slices: pd.DataFrame | None = None
     curves: dict[str, Curves] = field(default_factory=dict)
     calibration: dict[str, pd.DataFrame] = field(default_factory=dict)
@@ -199,6 +200,22 @@ def compare_models(review: Review) -> None:
     review.queries.append(("Comparison (sqlauc.compare)", _sql("compare", request, options)))
 
 
+def compare_gaucs(review: Review) -> None:
+    """With ``group``: the paired GAUC test of each model against the first."""
+    request = review.request
+    if len(request.scores) < 2 or request.group is None:
+        return
+    options: dict[str, Any] = {**request.rows(), "scores": list(request.scores),
+                               "level": request.level, "metric": "gauc",
+                               "group": request.group}  # fmt: skip
+    review.gauc_comparison = recorded(
+        review, lambda: compare(request.con, request.table, **options)
+    )
+    review.queries.append(
+        ("GAUC comparison (sqlauc.compare, metric='gauc')", _sql("compare", request, options))
+    )
+
+
 def slice_models(review: Review) -> None:
     """evaluate per slice of ``by``: the AUC and its interval."""
     request = review.request
@@ -242,6 +259,7 @@ def collect(request: Request) -> Review:
     review = Review(request=request, metrics=wanted_metrics(request), summary=pd.DataFrame())
     summarise(review)
     compare_models(review)
+    compare_gaucs(review)
     for score in request.scores:
         model_curves(review, score)
     slice_models(review)

@@ -127,6 +127,9 @@ def comparison_columns(frame: pd.DataFrame, metric: str, percent: str) -> list[C
         ("p-value", "two-sided", lambda row: cell(row["p_value"], "p_value",
                                                   _p_text(row["p_value"]))),
     ]  # fmt: skip
+    if "groups" in frame.columns:
+        columns.append(("groups", "groups with both classes among the rows both models score",
+                        _count("groups")))  # fmt: skip
     if "design_effect" in frame.columns:
         columns += [
             ("clusters", "clusters with a row both models score", _count("clusters")),
@@ -163,18 +166,27 @@ def _comparison_block(review: Review, frame: pd.DataFrame, metric: str, how: str
 
 def comparison(review: Review) -> str | None:
     """Each model against the first: the difference of AUC, its interval, the p-value, in
-    words."""
+    words; with ``group``, the same for GAUC (the paired GAUC test)."""
+    blocks = []
     frame = review.comparison
-    if frame is None or frame.empty:
-        return None
-    cluster = escape(str(review.request.cluster))
-    how = (
-        f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
-        "(Obuchowski 1997)"
-        if "design_effect" in frame.columns
-        else "paired DeLong test on the rows both score, rows independent"
-    )
-    return _comparison_block(review, frame, "AUC", how)
+    if frame is not None and not frame.empty:
+        cluster = escape(str(review.request.cluster))
+        how = (
+            f"paired DeLong test on the rows both score, clustered by <code>{cluster}</code> "
+            "(Obuchowski 1997)"
+            if "design_effect" in frame.columns
+            else "paired DeLong test on the rows both score, rows independent"
+        )
+        blocks.append(_comparison_block(review, frame, "AUC", how))
+    frame = review.gauc_comparison
+    if frame is not None and not frame.empty:
+        group = escape(str(review.request.group))
+        how = (
+            f"paired GAUC test over the groups of <code>{group}</code> with both classes "
+            "among the rows both models score; the groups are the independent units"
+        )
+        blocks.append(_comparison_block(review, frame, "GAUC", how))
+    return "".join(blocks) or None
 
 
 def _p_text(value: Any) -> str:

@@ -136,6 +136,15 @@ COMPARE: dict[str, dict[str, Any]] = {
     "compare_by_day": {**_THREE, "by": (GROUP,), "level": 0.9},
     "compare_clustered": {**_THREE, "cluster": (GROUP,), "level": 0.9},
     "compare_weighted": {"label": LABEL, "scores": (SCORE, GROUP_WEIGHT), "weight": WEIGHT},
+    "compare_gauc_by_day": {  # the slices are the users, the groups gw_col's 4 values
+        **_THREE,
+        "by": (GROUP,),
+        "metric": "gauc",
+        "group": GROUP_WEIGHT,
+        "group_weight": "clicks",
+        "weight": WEIGHT,
+        "level": 0.9,
+    },
 }
 
 CALIBRATION_CURVE: dict[str, dict[str, Any]] = {

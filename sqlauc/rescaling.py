@@ -1,0 +1,110 @@
+"""The overflow retry: a weighted query run again with every weight multiplied by a power of
+two (exact) when the products of its weighted sums left the DOUBLE range
+(:func:`run_rescaling`)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import replace
+
+from sqlglot import exp
+
+from sqlauc import render as rendering
+from sqlauc.engines.base import Engine
+from sqlauc.errors import SqlaucError
+from sqlauc.pipeline import render, run
+from sqlauc.records import Evaluated, Plan
+
+#: the weights' scale that may take the products of weighted sums out of a DOUBLE: a query
+#: that failed is run again with rescaled weights only when its largest weight (times the
+#: rows) lies beyond these powers of two
+_SCALE_SUSPECT = 400
+#: the binary exponent of P * N (the class totals' product) within which the products of
+#: weighted sums are normal DOUBLEs, well inside 2 ** +-1022
+_PRODUCT_RANGE = 900
+
+
+def _scaled(plan_: Plan, exponent: int) -> Plan:
+    """``plan_`` with every weight read multiplied by ``2 ** exponent``."""
+    roles = replace(plan_.roles, weight_exponent=exponent)
+    bound = replace(plan_.bound, roles=roles)
+    return render(plan_.spec, plan_.method, bound, plan_.options, plan_.negative)
+
+
+def _unscaled(evaluated: Evaluated, exponent: int) -> Evaluated:
+    """The class totals of a run over rescaled weights back in the weights' own scale."""
+    diag = evaluated.diagnostics
+    totals = replace(
+        diag,
+        positives=math.ldexp(diag.positives, -exponent),
+        negatives=math.ldexp(diag.negatives, -exponent),
+    )
+    return replace(evaluated, diagnostics=totals)
+
+
+def _weight_exponent(plan_: Plan, engine: Engine) -> int | None:
+    """After the query failed: the exponent that brings the largest positive weight times
+    the rows below 1, when the weights' scale is beyond ``2 ** +-_SCALE_SUSPECT`` (PostgreSQL
+    and MariaDB raise on a DOUBLE product that overflows or underflows); None otherwise (a
+    second, small query)."""
+    weight = exp.column("weight")
+    relation = plan_.input_relation({"weight"})
+    query = (
+        exp.select(exp.Max(this=weight).as_("largest"), exp.Count(this=exp.Star()).as_("n"))
+        .from_(relation.subquery("weighted"))
+        .where(exp.GT(this=weight.copy(), expression=exp.Literal.number(0)))
+    )
+    try:
+        largest, n = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False),
+                                  plan_.source)[0]  # fmt: skip
+    except Exception:  # the metric query's own error is the one to report
+        return None
+    if largest is None or not n or not 0 < float(largest) < math.inf:
+        return None
+    scale = math.frexp(float(largest))[1] + int(n).bit_length()
+    if -_SCALE_SUSPECT < scale < _SCALE_SUSPECT:
+        return None
+    return -scale
+
+
+def run_rescaling(plan_: Plan, engine: Engine) -> Evaluated:
+    """:func:`run`, again with every weight multiplied by a power of two (exact) when the
+    products of weighted sums left the DOUBLE range: ``P * N`` is 1e600 for weights of 1e300
+    (0 for 1e-300), which gives the metric's scale-free ratio (:attr:`MetricSpec.scale_free`,
+    the AUC) as NULL or NaN (or a wrong finite value: the binned bounds, subnormal products),
+    or an error on engines that raise on overflow. The class totals
+    in the diagnostics stay in the weights' own scale."""
+    column = plan_.spec.scale_free
+    if column is None or plan_.roles.weight is None or plan_.roles.weight_exponent:
+        return run(plan_, engine)
+    try:
+        evaluated = run(plan_, engine)
+    except SqlaucError:
+        raise
+    except Exception as err:
+        exponent = _weight_exponent(plan_, engine)
+        if exponent is None:
+            raise
+        try:
+            return _unscaled(run(_scaled(plan_, exponent), engine), exponent)
+        except Exception:
+            raise err from None
+    if not evaluated.defined or len(evaluated.rows) != 1:
+        return evaluated
+    positives, negatives = evaluated.diagnostics.positives, evaluated.diagnostics.negatives
+    if not (0 < positives < math.inf and 0 < negatives < math.inf):
+        return evaluated
+    value = evaluated.rows[0].get(column)
+    # P * N beyond 2 ** +-_PRODUCT_RANGE: the products of sums overflowed, underflowed or
+    # lost digits in subnormals, even where the ratio still came out finite (the binned
+    # bounds gave 1.0 for weights of 1e300)
+    product = math.frexp(positives)[1] + math.frexp(negatives)[1]
+    in_range = -_PRODUCT_RANGE < product < _PRODUCT_RANGE
+    if in_range and value is not None and math.isfinite(float(value)):
+        return evaluated
+    exponent = -math.frexp(max(positives, negatives))[1]
+    with warnings.catch_warnings():  # the first run warned
+        warnings.simplefilter("ignore")
+        second = run(_scaled(plan_, exponent), engine)
+    return _unscaled(second, exponent)
