@@ -142,6 +142,21 @@ def test_a_hand_worked_case(engine):
     assert got["p_value"] == pytest.approx(math.erfc(0.05 / se / math.sqrt(2)), abs=1e-9)
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+def test_where_filters_the_rows(engine):
+    frame = three_models(9)
+    backend = BACKENDS[engine]()
+    try:
+        table = backend.create(frame)
+        got = run(backend.con, table, scores=["s3", "s"], by="day", where="day <> 1 AND wi > 1",
+                  weight="w", group_weight="uniform")  # fmt: skip
+    finally:
+        backend.close()
+    assert sorted(got["day"]) == [0, 2]
+    kept = frame[(frame["day"] != 1) & (frame["wi"] > 1)]
+    check(got, kept, 0.95, by="day", weight="w", group_weight="uniform")
+
+
 def test_the_gaucs_are_those_of_the_common_groups():
     """Over the rows both models score, gauc equals sqlauc.gauc of the model."""
     frame = three_models(4)

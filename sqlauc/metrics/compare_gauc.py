@@ -75,11 +75,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     return frame
 
 
-def check_options(options: Options) -> None:
-    """Nothing beyond the gate's: ``group`` is required and the options compare's DeLong test
-    alone takes (``cluster``) are refused by :func:`sqlauc.gate.delegated`."""
-
-
+#: The gate (:func:`sqlauc.gate.delegated`) requires ``group`` (``required``) and refuses the
+#: options of compare that this spec does not take (``cluster``) before any connection use.
 SPEC = MetricSpec(
     name="compare",
     what="the paired GAUC comparison",
@@ -101,6 +98,5 @@ SPEC = MetricSpec(
     overlays=("diagnostics", "evaluate_rows", "compare_baseline"),
     keys=slice_keys,
     params=compare_gauc_params,
-    checks=check_options,
     sampled=False,
 )
