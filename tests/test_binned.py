@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from backends import engine_cases
 from reference import binned_auc_bounds, binned_certified_bounds, brute_auc
+from tiers import sweep
 
 import sqlauc
 from sqlauc import compose, render, templates
@@ -105,7 +106,7 @@ def check_case(result, y, s, w, bins) -> None:
     assert result.bins == bins
 
 
-@pytest.mark.parametrize("block", range(8))
+@pytest.mark.parametrize("block", sweep(range(8)))
 def test_bounds_hold_on_random_inputs(block):
     """30 seeded random tables per block (240 in all) on the embedded DuckDB."""
     for seed in range(block * 30, (block + 1) * 30):

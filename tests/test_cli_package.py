@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
+from tiers import sweep
 
 import sqlauc
 from sqlauc import cli, metrics
@@ -84,7 +85,7 @@ def cycle(graph: dict[str, set[str]]) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("module", ["sqlauc.cli", *(f"sqlauc.cli.{m}" for m in CLI_MODULES)])
+@pytest.mark.parametrize("module", sweep(["sqlauc.cli", *(f"sqlauc.cli.{m}" for m in CLI_MODULES)]))
 def test_each_cli_module_imports_alone(module):
     """A fresh interpreter imports the module by itself (a cycle that needs another import
     order would fail here), and ``import sqlauc.cli`` loads none of the command's modules."""

@@ -43,6 +43,7 @@ from typing import Any
 import jinja2
 import pytest
 import sqlglot
+from tiers import sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -294,7 +295,9 @@ def run_page(page: Path, demo_output: str) -> None:
             assert block.lang in NOT_RUN, f"{block.where}: a ```{block.lang} block is not run"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+@pytest.mark.parametrize(
+    "page", sweep(PAGES), ids=[p.relative_to(ROOT).as_posix() for p in PAGES]
+)  # the README everyday, docs/ in the full run
 def test_page(page: Path, demo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Every block of ``page`` runs as written and shows what it prints."""
     folder, demo_output = demo

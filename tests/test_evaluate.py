@@ -359,6 +359,7 @@ def test_models_scored_on_different_rows(backend, method):
             close(row.auc_se, se, f"se {name} {row}")
 
 
+@pytest.mark.slow  # 600 models in one query
 def test_more_models_than_a_compound_select_holds(backend):
     """510 score columns (a screen of features' AUCs): the models' constant relation is no
     compound SELECT of more than 500 terms, which SQLite refused ('too many terms in compound
@@ -380,6 +381,7 @@ def test_more_models_than_a_compound_select_holds(backend):
     assert pairs["auc_baseline"].to_numpy() == pytest.approx([want[0]] * (k - 1), abs=TOL, rel=0)
 
 
+@pytest.mark.slow  # hundreds of models in one query
 def test_more_models_than_sqlite_expression_depth():
     """1010 score columns on SQLite: the query holds no expression more than 1000 deep (the
     OR of every model's ``IS NULL`` was one chain: 'Expression tree is too large (maximum

@@ -27,6 +27,7 @@ import sqlglot
 from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score, roc_curve
 from sqlglot import exp
+from tiers import sweep
 
 import sqlauc
 from sqlauc import cli, templates
@@ -110,7 +111,7 @@ def test_duckdb_renames_case_twins(tmp_path):
     assert duckdb.connect().from_df(frame).columns[3] == "score_1"
 
 
-@pytest.mark.parametrize("kind", SOURCES)
+@pytest.mark.parametrize("kind", sweep(SOURCES, lambda kind: kind in ("pandas", "parquet")))
 def test_case_twins_pick_the_exact_column(kind, tmp_path):
     frame = twins()
     source = source_for(kind, frame, tmp_path)
@@ -124,7 +125,7 @@ def test_case_twins_pick_the_exact_column(kind, tmp_path):
             assert got == pytest.approx(expected, abs=TOL), (label, score, weight)
 
 
-@pytest.mark.parametrize("kind", SOURCES)
+@pytest.mark.parametrize("kind", sweep(SOURCES, lambda kind: kind in ("pandas", "parquet")))
 def test_case_twins_groups_and_filters(kind, tmp_path):
     frame = twins()
     source = source_for(kind, frame, tmp_path)
@@ -311,6 +312,7 @@ def rotation(i: int) -> dict[str, str]:
     return {role: NAMES[(i + k) % len(NAMES)] for k, role in enumerate(ROLES)}
 
 
+@pytest.mark.slow  # every name in every role: the everyday tier has the case twins
 def test_every_sqlauc_name_as_every_column(backend):
     """group_auc reads all five roles (label, score, weight, group, group weight): with each
     named like one of sqlauc's own names, its numbers equal the reference on those columns,

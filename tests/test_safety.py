@@ -13,6 +13,7 @@ from datagen import load, make_data
 from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score
 from sqlglot import exp
+from tiers import sweep
 
 import sqlauc
 
@@ -128,7 +129,7 @@ def test_hostile_schema_names(con, canary, small, name):
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", sweep(DIALECTS, lambda d: d in ("duckdb", "tsql")))
 def test_rendered_sql_parses_back_to_one_statement(name, dialect):
     # gauc's query holds every role (label, score, weight, group, group weight column); the
     # other metrics build the same input relation, checked in DuckDB's dialect to keep this fast
