@@ -85,17 +85,27 @@ def engine_cases(
     cases: Iterable[Sequence[Any]], once: Callable[..., bool], engines: Sequence[str] = ENGINES
 ) -> list[Any]:
     """``pytest.param(engine, *case)`` for a parametrization of ``("backend", ...)`` with
-    ``indirect=["backend"]``: every case on DuckDB and SQLite (the exhaustive cases, fast), and
+    ``indirect=["backend"]``: every case on DuckDB and SQLite (the exhaustive cases, fast; the
+    everyday tier runs the ``once`` cases on SQLite, the full run all of them), and
     on each other engine the cases for which ``once(*case)`` is true, chosen so that the engine
     proves each formulation once rather than every random case (each engine query costs
     there: a Spark job, a server round trip)."""
     cases = [tuple(c) for c in cases]
     return [
-        pytest.param(e, *c, marks=engine_marks(e), id="-".join(map(str, (e, *c))))
+        pytest.param(e, *c, marks=_case_marks(e, once(*c)), id="-".join(map(str, (e, *c))))
         for e in engines
         for c in cases
         if e in FAST_ENGINES or once(*c)
     ]
+
+
+def _case_marks(engine: str, once: bool) -> list[pytest.MarkDecorator]:
+    """:func:`engine_marks`, and ``slow`` on SQLite for a case beyond the ``once`` ones: the
+    everyday tier runs every case on DuckDB and the ``once`` cases on SQLite."""
+    marks = engine_marks(engine)
+    if engine == "sqlite" and not once:
+        marks.append(pytest.mark.slow)
+    return marks
 
 
 def engine_params(names: list[str] | tuple[str, ...] = tuple(ENGINES)) -> list[Any]:

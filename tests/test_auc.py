@@ -12,6 +12,7 @@ import pytest
 from datagen import ENCODINGS, load, make_data
 from reference import brute_auc
 from sklearn.metrics import roc_auc_score
+from tiers import sweep
 
 import sqlauc
 
@@ -559,7 +560,9 @@ def test_auto_picks_rows_for_mostly_distinct_scores(con):
     assert sqlauc.compute("auc", con, "big").method == "grouped"
 
 
-@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-160, 1e200, 1e300])
+@pytest.mark.parametrize(
+    "scale", sweep([1e-300, 1e-200, 1e-160, 1e200, 1e300], lambda s: s in (1e-300, 1e300))
+)
 def test_weights_whose_products_leave_the_double_range(backend, scale):
     """Weights of 1e200 (or 1e-200): P * N overflows (underflows) a DOUBLE, which gave NaN
     (DuckDB, ClickHouse), a raw TypeError (SQLite's and MariaDB's NULL) or the engine's

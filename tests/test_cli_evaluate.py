@@ -138,7 +138,7 @@ EVALUATE_CASES = [
 
 
 @pytest.mark.parametrize(("by", "options"), EVALUATE_CASES, ids=lambda c: str(c))
-@pytest.mark.parametrize("source", ["eval.parquet", "eval.csv"])
+@pytest.mark.parametrize("source", sweep(["eval.parquet", "eval.csv"]))
 def test_evaluate_json_and_csv_equal_the_frame(workdir, source, by, options):
     """Every value of the JSON and CSV outputs is the frame's, at full precision."""
     extra = [a for item in options.items() for a in item]

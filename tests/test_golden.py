@@ -524,6 +524,7 @@ _LOSSY_REASON = (
         for case in CASES
     ],
 )
+@pytest.mark.slow  # sqlglot's own reverse mapping; the corrected one runs everyday
 def test_tsql_sql_transpiled_back_as_is(events, case):
     con, _, native = events
     sql = regenerate.path(case, "tsql").read_text(encoding="utf-8")

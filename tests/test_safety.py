@@ -71,7 +71,7 @@ def small():
     return make_data(4000, 120, kind="round1", weights="int", groups=4)
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES)
+@pytest.mark.parametrize("name", sweep(HOSTILE_NAMES, 6))
 def test_hostile_column_names(con, canary, small, name):
     label, weight, group = name + " label", name + " w", name + " g"
     frame = pd.DataFrame(
@@ -129,7 +129,7 @@ def test_hostile_schema_names(con, canary, small, name):
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
-@pytest.mark.parametrize("dialect", sweep(DIALECTS, lambda d: d in ("duckdb", "tsql")))
+@pytest.mark.parametrize("dialect", sweep(DIALECTS, lambda d: d == "duckdb"))
 def test_rendered_sql_parses_back_to_one_statement(name, dialect):
     # gauc's query holds every role (label, score, weight, group, group weight column); the
     # other metrics build the same input relation, checked in DuckDB's dialect to keep this fast
