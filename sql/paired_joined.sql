@@ -26,8 +26,10 @@
 WITH model_counts AS (
     SELECT
         score,
-        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
-        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
+        CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
+            AS BIGINT) AS pos_s,
+        CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
+            AS BIGINT) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY score
@@ -46,8 +48,10 @@ model_placed AS (
 baseline_counts AS (
     SELECT
         baseline_score,
-        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
-        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
+        CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
+            AS BIGINT) AS pos_s,
+        CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
+            AS BIGINT) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY baseline_score

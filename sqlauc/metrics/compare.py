@@ -56,7 +56,6 @@ GROUPED = Formulation(
     per_key="model_counts",
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_joined"),),
-    rows=True,  # counted per row: grouping by the score pairs would keep almost every row
     overlays_apart=True,
     unshared=COMBOS,
 )
@@ -67,7 +66,6 @@ CLUSTERED = Formulation(
     per_key="model_counts",
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_joined"),),
-    rows=True,
     cluster_steps=("placed", "cluster_sums"),
     overlays_apart=True,
     unshared=Formulation(
