@@ -77,7 +77,7 @@ def _cte(select: exp.Select, name: str) -> exp.CTE:
 class _Parts:
     """The query being assembled: its steps in order, the SELECTs the keys are added to, and
     the stages that read the core's own steps (``auc_ratio`` reads ``totals``;
-    ``cluster_centred`` reads the clustered cores' ``cluster_sums``), each with its own steps,
+    ``normal_tail`` reads the paired GAUC core's ``scored``), each with its own steps,
     put among the core's steps before the first one that reads it (:func:`_place_late`)."""
 
     ctes: list[exp.CTE] = field(default_factory=list)
