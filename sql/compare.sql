@@ -1,35 +1,38 @@
 -- compare: the paired DeLong test of a model against the baseline on the same rows, per
 -- (slice, model); one scan of the table whatever the number of models and slices.
 --
--- Reads counted (counted.sql, keyed by baseline_score too: Formulation.counted_keys) over the
--- long input of sqlauc/inputs.py, with one row per (row, model), model running over the score
--- columns after the first (the baseline), whose score is carried beside as baseline_score;
--- w is a row group's weight (its row count when unweighted); the composer adds the keys
--- by_1 .. by_S and model to every stage. A row is used in a comparison when its label and both
--- scores are not NULL (a NULL-score combination keeps pos_w = neg_w = 0). Zero-weight rows are
--- dropped as if absent (counted.sql); weights are frequency weights (a weight-k row is k rows).
+-- Reads placed, the rows of the comparison with both models' integer placements:
+-- paired_joined.sql (each row of counted joined to each model's per-distinct-score
+-- placements) where the engine computes a CTE read several times once (Dialect.shared_ctes),
+-- paired_combos.sql (one linear chain over the distinct (baseline score, model score) pairs)
+-- elsewhere: the same columns, the same numbers. counted (counted.sql) is keyed by
+-- baseline_score too (Formulation.counted_keys) over the long input of sqlauc/inputs.py, with
+-- one row per (row, model), model running over the score columns after the first (the
+-- baseline), whose score is carried beside as baseline_score; the composer adds the keys
+-- by_1 .. by_S and model to every stage. A row is used in a comparison when its label and
+-- both scores are not NULL. Zero-weight rows are dropped as if absent (counted.sql); weights
+-- are frequency weights (a weight-k row is k rows; non-integer weights are refused after the
+-- query by the check in Python).
 --
--- combos: one row per distinct (baseline score s1, model score s2) with the summed positive
--- and negative weights pos_w, neg_w. For j = 1 (baseline) and 2 (model), per combination:
---   pos_ge_j, neg_ge_j  the weights with a score_j >= this one's: a ROWS running sum in the
---                       total order (s_j DESC, s_other DESC), then its MAX over the tied s_j
---                       (non-negative weights: the running sum at the last tied row)
---   pos_eq_j, neg_eq_j  the weights with the same score_j
---   V10_j = (N - neg_ge_j + neg_eq_j / 2) / N   (the placement of the combination's positives)
---   V01_j = (pos_ge_j - pos_eq_j / 2) / P       (that of its negatives)
---   t_j = sum pos_w V10_j / P = (P N - sum pos_w (neg_ge_j - neg_eq_j / 2)) / (P N) (the AUC,
---         ties 1/2; written as the second form, a sum of halves of whole numbers with frequency
---         weights, so it is exact whatever order the engine sums in), d_j = V_j - t_j, and
---   var_diff = sum pos_w (d_1 - d_2)^2 / ((P - 1) P) + sum neg_w (d_1 - d_2)^2 / ((N - 1) N)
--- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L').
--- The sums of squares are ordered sums (SUM(x ORDER BY x), per dialect: Dialect.sums), so z
--- and the p-value have the same digits at any thread count.
---   diff = t_2 - t_1, diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
+-- Per row of placed: pos_c, neg_c its positives and negatives (BIGINT), and for j = 1
+-- (baseline) and 2 (model) the integers d_j = 2 neg_ge_j - neg_eq_j (row_d1, row_d2: a
+-- positive's V10_j = (2 N - d_j) / (2 N)) and b_j = 2 pos_ge_j - pos_eq_j (a negative's
+-- V01_j = b_j / (2 P)), with neg_ge_j the negatives scored >= this row's score_j and neg_eq_j
+-- those tied with it; row_e = d_2 - d_1, row_f = b_2 - b_1. With D_j = sum pos_c d_j,
+-- E = sum pos_c e = D_2 - D_1 and F = sum neg_c f = -E:
+--   auc_j = (2 P N - D_j) / (2 P N)   (ties 1/2; one division of two whole numbers)
+--   diff = auc_2 - auc_1, and a positive's placement difference minus diff is
+--   -(P e - E) / (2 P N), a negative's (N f - F) / (2 P N), so
+--   var_diff = (P sum e^2 - E^2) / (4 P^2 N^2 (P - 1)) + (N sum f^2 - F^2) / (4 P^2 N^2 (N - 1))
+-- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L'). The
+-- sums are sums of whole numbers and the numerators differences of them in DECIMAL(38, 0):
+-- exact in any order, so every digit is the same at any thread count.
+--   diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
 -- NULL when var_diff is 0 (identical rankings) or undefined (P or N below 2); one class: every
--- value NULL. SQRT reads var_diff only where it is >= 0 (NULL otherwise): a negative or
--- fractional weight (P or N in (0, 1)) can make it negative, and PostgreSQL raises on the
--- square root of a negative number; the query returns its diagnostics instead, and the check
--- in Python names the bad weights (n_bad_weight) or the fractional ones.
+-- value NULL. SQRT reads var_diff only where it is >= 0 (NULL otherwise): a negative weight
+-- can make it negative, and PostgreSQL raises on the square root of a negative number; the
+-- query returns its diagnostics instead, and the check in Python names the bad weights
+-- (n_bad_weight).
 -- p_value = 2 (1 - Phi(|z|)) by W. J. Cody's rational Chebyshev approximation of the normal
 -- tail, as in R's pnorm (Cody 1993, ACM TOMS 715), with EXP, FLOOR and arithmetic only;
 -- a = |z|:
@@ -43,101 +46,44 @@
 -- on an engine that evaluates CASE branches eagerly (bench/prototypes/gen_compare.py writes
 -- the expression).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
--- another expression of the same SELECT reads. The scores are carried through every stage
--- (SELECT *): MariaDB 10.11 computed wrong PARTITION BY sums without them.
-WITH combos AS (
+-- another expression of the same SELECT reads.
+WITH totals AS (
     SELECT
-        baseline_score,
-        score,
-        CASE
-            WHEN score IS NULL OR baseline_score IS NULL THEN 0.0
-            ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
-        END AS pos_w,
-        CASE
-            WHEN score IS NULL OR baseline_score IS NULL THEN 0.0
-            ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
-        END AS neg_w
-    FROM counted
-    GROUP BY baseline_score, score
-),
-running AS (
-    SELECT
-        *,
-        SUM(pos_w) OVER (
-            ORDER BY baseline_score DESC, score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_run_1,
-        SUM(neg_w) OVER (
-            ORDER BY baseline_score DESC, score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_run_1,
-        SUM(pos_w) OVER (
-            ORDER BY score DESC, baseline_score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_run_2,
-        SUM(neg_w) OVER (
-            ORDER BY score DESC, baseline_score DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_run_2,
-        SUM(pos_w) OVER (PARTITION BY baseline_score) AS pos_eq_1,
-        SUM(neg_w) OVER (PARTITION BY baseline_score) AS neg_eq_1,
-        SUM(pos_w) OVER (PARTITION BY score) AS pos_eq_2,
-        SUM(neg_w) OVER (PARTITION BY score) AS neg_eq_2,
-        SUM(pos_w) OVER () AS p_total,
-        SUM(neg_w) OVER () AS n_total
-    FROM combos
-),
-peaked AS (
-    SELECT
-        *,
-        MAX(pos_run_1) OVER (PARTITION BY baseline_score) AS pos_ge_1,
-        MAX(neg_run_1) OVER (PARTITION BY baseline_score) AS neg_ge_1,
-        MAX(pos_run_2) OVER (PARTITION BY score) AS pos_ge_2,
-        MAX(neg_run_2) OVER (PARTITION BY score) AS neg_ge_2
-    FROM running
-),
-placed AS (
-    SELECT
-        *,
-        (n_total - neg_ge_1 + 0.5 * neg_eq_1) / NULLIF(n_total, 0) AS v10_1,
-        (pos_ge_1 - 0.5 * pos_eq_1) / NULLIF(p_total, 0) AS v01_1,
-        (n_total - neg_ge_2 + 0.5 * neg_eq_2) / NULLIF(n_total, 0) AS v10_2,
-        (pos_ge_2 - 0.5 * pos_eq_2) / NULLIF(p_total, 0) AS v01_2
-    FROM peaked
-),
-centred AS (
-    SELECT
-        *,
-        (p_total * n_total - SUM(pos_w * (neg_ge_1 - 0.5 * neg_eq_1)) OVER ())
-            / NULLIF(p_total * n_total, 0) AS t_1,
-        (p_total * n_total - SUM(pos_w * (neg_ge_2 - 0.5 * neg_eq_2)) OVER ())
-            / NULLIF(p_total * n_total, 0) AS t_2
+        SUM(pos_c * row_d1) AS d_base,
+        SUM(pos_c * row_e) AS e_total,
+        SUM(neg_c * row_f) AS f_total,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
+            * CAST(row_e AS DECIMAL(38, 0))) AS ee,
+        SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))
+            * CAST(row_f AS DECIMAL(38, 0))) AS ff,
+        SUM(pos_c) AS pos_total,
+        SUM(neg_c) AS neg_total,
+        CAST(SUM(pos_c) AS DOUBLE) AS positives,
+        CAST(SUM(neg_c) AS DOUBLE) AS negatives
     FROM placed
-),
-terms AS (
-    SELECT
-        *,
-        pos_w * ((v10_1 - t_1) - (v10_2 - t_2)) * ((v10_1 - t_1) - (v10_2 - t_2)) AS pos_sq,
-        neg_w * ((v01_1 - t_1) - (v01_2 - t_2)) * ((v01_1 - t_1) - (v01_2 - t_2)) AS neg_sq
-    FROM centred
-),
-totals AS (
-    SELECT
-        SUM(pos_w) AS positives,
-        SUM(neg_w) AS negatives,
-        MAX(t_1) AS theta_1,
-        MAX(t_2) AS theta_2,
-        SUM(pos_sq ORDER BY pos_sq) AS pos_ss,
-        SUM(neg_sq ORDER BY neg_sq) AS neg_ss
-    FROM terms
 ),
 tested AS (
     SELECT
         *,
-        CASE WHEN positives > 0 AND negatives > 0 THEN theta_1 END AS auc_1,
-        CASE WHEN positives > 0 AND negatives > 0 THEN theta_2 END AS auc_2,
-        pos_ss / NULLIF((positives - 1) * positives, 0)
-        + neg_ss / NULLIF((negatives - 1) * negatives, 0) AS var_diff
+        CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE)
+                / CAST(2 * pos_total * neg_total AS DOUBLE)
+        END AS auc_1,
+        CASE
+            WHEN pos_total > 0 AND neg_total > 0
+            THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE)
+                / CAST(2 * pos_total * neg_total AS DOUBLE)
+        END AS auc_2,
+        CAST(
+            CAST(pos_total AS DECIMAL(38, 0)) * ee
+            - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
+        + CAST(
+            CAST(neg_total AS DECIMAL(38, 0)) * ff
+            - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE
+        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
+            AS var_diff
     FROM totals
 ),
 scored AS (

@@ -1,20 +1,20 @@
 -- compare_clustered: compare's paired test per (slice, model) with the clustered variance of
 -- Obuchowski (1997) (compare(cluster=...)): one scan of the table.
 --
--- Reads placed: one row per distinct (baseline score, model score, cluster) combination
--- (paired_combos.sql, a linear chain), keyed by the cluster columns cl_1 .. cl_C (Composition.
--- cluster_keys; so is cluster_sums), with its used positives and negatives pos_c, neg_c
--- (BIGINTs: frequency weights, a weight-k row is k rows of its cluster; non-integer weights
--- are refused after the query by the check in Python) and the integers row_d1, row_d2
--- (d_j = 2 neg_ge_j - neg_j of the baseline, j = 1, and the model, j = 2: a positive's
--- V10_j = (2 N - d_j) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1 (b_j = 2 pos_ge_j -
--- pos_j: a negative's V01_j = b_j / (2 P)), as in
--- evaluate_placements.sql. The paired test reads the placement differences (model -
--- baseline): a positive's V10_2 - V10_1 = -e / (2 N) with e = d_2 - d_1, a negative's
--- V01_2 - V01_1 = f / (2 P) with f = b_2 - b_1, and diff = auc_2 - auc_1 = -E / (2 P N) with
--- E = sum e (F = sum f = -E). Per cluster i: m_i, n_i, E_i = sum of its positives' e,
--- F_i = sum of its negatives' f; exactly, in integers (evaluate_clustered.sql's algebra with
--- theta replaced by diff):
+-- Reads placed, compare.sql's rows with both models' integer placements (paired_joined.sql
+-- where the engine computes a CTE read several times once, paired_combos.sql elsewhere),
+-- keyed by the cluster columns cl_1 .. cl_C (Composition.cluster_keys; so is cluster_sums),
+-- with its used positives and negatives pos_c, neg_c (BIGINTs: frequency weights, a weight-k
+-- row is k rows of its cluster; non-integer weights are refused after the query by the check
+-- in Python) and the integers row_d1 (d_1 = 2 neg_ge_1 - neg_eq_1 of the baseline: a
+-- positive's V10_1 = (2 N - d_1) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1 (j = 2 the
+-- model; b_j = 2 pos_ge_j - pos_eq_j: a negative's V01_j = b_j / (2 P)), as in compare.sql.
+-- The paired test reads the placement differences (model - baseline): a positive's
+-- V10_2 - V10_1 = -e / (2 N), a negative's V01_2 - V01_1 = f / (2 P), and
+-- diff = auc_2 - auc_1 = -E / (2 P N) with E = sum e (F = sum f = -E). Per cluster i: m_i,
+-- n_i, E_i = sum of its positives' e (u_i), F_i = sum of its negatives' f (v_i); exactly, in
+-- integers (evaluate_clustered.sql's algebra with theta replaced by diff; the centring is
+-- sql/cluster_centred.sql, shared with it):
 --   x_i = P E_i - m_i E,  y_i = N F_i - n_i F
 --   Var = [I10 / (I10 - 1) sum x^2 / P^2 + I01 / (I01 - 1) sum y^2 / N^2
 --          - 2 I / (I - 1) sum x y / (P N)] / (4 P^2 N^2)
@@ -22,51 +22,32 @@
 -- positive, a negative), and the row-level paired DeLong variance (compare.sql's var_diff)
 --   var_rows = (P sum e^2 - E^2) / (4 P^2 N^2 (P - 1)) + (N sum f^2 - F^2) / (4 P^2 N^2 (N - 1))
 -- design_effect = Var / var_rows. The sums of x^2, y^2, x y, e^2, f^2 are sums of whole numbers
--- in DECIMAL(38, 0): exact in any order, the same digits at any thread count. auc_j =
--- (2 P N - sum d_j) / (2 P N) (compare.sql's t_j, the same bits).
+-- in DECIMAL(38, 0): exact in any order, the same digits at any thread count. auc_1 =
+-- (2 P N - D_1) / (2 P N), auc_2 = (2 P N - D_1 - E) / (2 P N), D_1 = sum d_1 (compare.sql's,
+-- the same bits).
 --   diff_low/high = diff -/+ :z sqrt(Var), z = diff / sqrt(Var), p_value as in compare.sql (the
 -- steps from clamped on are compare.sql's, character for character: tests/test_clustered.py).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
--- another expression of the same SELECT reads. The scores are carried through every stage
--- (SELECT *): MariaDB 10.11 computed wrong PARTITION BY sums without them.
+-- another expression of the same SELECT reads.
 WITH cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,
         SUM(pos_c * row_d1) AS d1_i,
-        SUM(pos_c * row_d2) AS d2_i,
-        SUM(pos_c * row_e) AS e_i,
-        SUM(neg_c * row_f) AS f_i,
+        SUM(pos_c * row_e) AS u_i,
+        SUM(neg_c * row_f) AS v_i,
         SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
             * CAST(row_e AS DECIMAL(38, 0))) AS ee_i,
         SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))
             * CAST(row_f AS DECIMAL(38, 0))) AS ff_i
     FROM placed
 ),
-slice_sums AS (
-    SELECT
-        *,
-        SUM(m_i) OVER () AS p_all,
-        SUM(n_i) OVER () AS n_all,
-        SUM(e_i) OVER () AS e_all,
-        SUM(f_i) OVER () AS f_all
-    FROM cluster_sums
-),
-centred AS (
-    SELECT
-        *,
-        CAST(p_all AS DECIMAL(38, 0)) * CAST(e_i AS DECIMAL(38, 0))
-            - CAST(m_i AS DECIMAL(38, 0)) * CAST(e_all AS DECIMAL(38, 0)) AS x_i,
-        CAST(n_all AS DECIMAL(38, 0)) * CAST(f_i AS DECIMAL(38, 0))
-            - CAST(n_i AS DECIMAL(38, 0)) * CAST(f_all AS DECIMAL(38, 0)) AS y_i
-    FROM slice_sums
-),
+-- x_i and y_i, centred in integers (sql/cluster_centred.sql, shared with evaluate_clustered)
 totals AS (
     SELECT
         SUM(d1_i) AS d_base,
-        SUM(d2_i) AS d_model,
-        SUM(e_i) AS e_total,
-        SUM(f_i) AS f_total,
+        SUM(u_i) AS e_total,
+        SUM(v_i) AS f_total,
         SUM(ee_i) AS ee,
         SUM(ff_i) AS ff,
         SUM(m_i) AS pos_total,
@@ -79,7 +60,7 @@ totals AS (
         COUNT(CASE WHEN m_i > 0 THEN 1 END) AS i10,
         COUNT(CASE WHEN n_i > 0 THEN 1 END) AS i01,
         COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
-    FROM centred
+    FROM cluster_centred
 ),
 tested AS (
     SELECT
@@ -91,7 +72,7 @@ tested AS (
         END AS auc_1,
         CASE
             WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d_model AS DOUBLE)
+            THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE)
                 / CAST(2 * pos_total * neg_total AS DOUBLE)
         END AS auc_2,
         (

@@ -78,41 +78,25 @@ placed AS (
         CAST(2 * pos_ge - pos_eq AS BIGINT) AS row_b
     FROM peaked
 ),
+-- D_i and B_i are u_i and v_i, the names sql/cluster_centred.sql reads
 cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,
-        SUM(pos_c * row_d) AS d_i,
-        SUM(neg_c * row_b) AS b_i,
+        SUM(pos_c * row_d) AS u_i,
+        SUM(neg_c * row_b) AS v_i,
         SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))
             * CAST(row_d AS DECIMAL(38, 0))) AS dd_i,
         SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_b AS DECIMAL(38, 0))
             * CAST(row_b AS DECIMAL(38, 0))) AS bb_i
     FROM placed
 ),
-slice_sums AS (
-    SELECT
-        *,
-        SUM(m_i) OVER () AS p_all,
-        SUM(n_i) OVER () AS n_all,
-        SUM(d_i) OVER () AS d_all,
-        SUM(b_i) OVER () AS b_all
-    FROM cluster_sums
-),
-centred AS (
-    SELECT
-        *,
-        CAST(p_all AS DECIMAL(38, 0)) * CAST(d_i AS DECIMAL(38, 0))
-            - CAST(m_i AS DECIMAL(38, 0)) * CAST(d_all AS DECIMAL(38, 0)) AS x_i,
-        CAST(n_all AS DECIMAL(38, 0)) * CAST(b_i AS DECIMAL(38, 0))
-            - CAST(n_i AS DECIMAL(38, 0)) * CAST(b_all AS DECIMAL(38, 0)) AS y_i
-    FROM slice_sums
-),
+-- x_i and y_i, centred in integers (sql/cluster_centred.sql, shared with compare_clustered)
 totals AS (
     SELECT
-        SUM(d_i) AS d1,
+        SUM(u_i) AS d1,
         SUM(dd_i) AS d2,
-        SUM(b_i) AS b1,
+        SUM(v_i) AS b1,
         SUM(bb_i) AS b2,
         SUM(m_i) AS pos_total,
         SUM(n_i) AS neg_total,
@@ -124,7 +108,7 @@ totals AS (
         COUNT(CASE WHEN m_i > 0 THEN 1 END) AS i10,
         COUNT(CASE WHEN n_i > 0 THEN 1 END) AS i01,
         COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
-    FROM centred
+    FROM cluster_centred
 ),
 variances AS (
     SELECT

@@ -1,12 +1,14 @@
--- paired_combos: the rows of compare's clustered test with both models' integer placements,
--- over the distinct (baseline score, model score, cluster) combinations, in one linear chain.
--- Read by compare_clustered.sql as placed.
+-- paired_combos: the rows of compare's test with both models' integer placements, over the
+-- distinct (baseline score, model score) combinations (and cluster, with cluster=), in one
+-- linear chain: what the engines that compute a CTE once per read run instead of
+-- paired_joined.sql (the same columns). Read by compare.sql and compare_clustered.sql as
+-- placed.
 --
--- Reads counted keyed by baseline_score and the cluster columns (so is combos:
+-- Reads counted keyed by baseline_score (and the cluster columns with cluster=: so is combos,
 -- Formulation.cluster_steps). combos: one row per distinct (s1, s2, cluster) with its used
 -- positives and negatives as BIGINTs pos_c, neg_c (a NULL label or score: 0; frequency
--- weights, a weight-k row is k rows of its cluster). For j = 1 (baseline) and 2 (model), as
--- in compare.sql: pos_ge_j, neg_ge_j (a ROWS running sum in the order (s_j DESC, s_other
+-- weights, a weight-k row is k rows of its cluster). For j = 1 (baseline) and 2 (model)
+-- (compare.sql's notation): pos_ge_j, neg_ge_j (a ROWS running sum in the order (s_j DESC, s_other
 -- DESC), then its MAX over the tied s_j: weights are >= 0) and pos_eq_j, neg_eq_j (the
 -- weights at s_j); then the integers row_d1, row_d2 (d_j = 2 neg_ge_j - neg_eq_j, a
 -- positive's V10_j = (2 N - d_j) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1

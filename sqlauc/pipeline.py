@@ -70,6 +70,7 @@ def render(
     composition = compose.for_engine(
         spec.composition(method, options, weighted=bound.roles.weight is not None),
         shared_ctes=bound.dialect.shared_ctes,
+        hash_joins=bound.dialect.hash_joins,
     )
     b = bound
     needed = compose.needed_columns(composition, params)

@@ -100,8 +100,8 @@ def _shared_stage(
     stage.set("with_", None)
     selects = [*(c.this for c in stage_ctes), stage]
     if any(t.name in own_steps for select in selects for t in select.find_all(exp.Table)):
-        # it reads the core's own steps (normal_tail.sql reads scored): before the first
-        # step that reads it, with its own steps
+        # it reads the core's own steps (normal_tail.sql reads scored, cluster_centred.sql
+        # cluster_sums): before the first step that reads it, with its own steps
         parts.keyed.extend(selects)
         parts.late.append([*stage_ctes, _cte(stage, relation)])
         return

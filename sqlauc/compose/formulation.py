@@ -77,9 +77,11 @@ class Formulation:
         that are keyed by the clusters too (their GROUP BY and projection; not their windows
         nor joins): the clustered formulations' per-cluster sums.
     unshared : Formulation or None
-        The formulation an engine that computes a CTE once per read runs instead
-        (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` unset): compare's join of each row
-        to the per-score placements reads ``counted`` three times, one linear chain there.
+        The formulation an engine that computes a CTE once per read, or that does not hash
+        join computed relations, runs instead
+        (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` or ``hash_joins`` unset):
+        compare's join of each row to the per-score placements reads ``counted`` three times,
+        one linear chain there.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -143,13 +145,16 @@ class Composition:
 OVERLAY_COUNTS = "overlay_counts"
 
 
-def for_engine(composition: Composition, *, shared_ctes: bool) -> Composition:
-    """The composition an engine runs: its :attr:`Formulation.unshared` formulation, and
-    without :attr:`Formulation.overlays_apart`, where a CTE read twice is computed twice
-    (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`), so the table is read once
-    everywhere."""
+def for_engine(
+    composition: Composition, *, shared_ctes: bool, hash_joins: bool = False
+) -> Composition:
+    """The composition an engine runs: its :attr:`Formulation.unshared` formulation where a
+    CTE read twice is computed twice or a join of computed relations is not a hash join
+    (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes`, ``hash_joins``), and without
+    :attr:`Formulation.overlays_apart` where a CTE read twice is computed twice, so the table
+    is read once everywhere."""
     formulation = composition.formulation
-    if not shared_ctes and formulation.unshared is not None:
+    if not (shared_ctes and hash_joins) and formulation.unshared is not None:
         composition = replace(composition, formulation=formulation.unshared)
         formulation = composition.formulation
     if shared_ctes or not formulation.overlays_apart:

@@ -39,26 +39,36 @@ def per_row(select: exp.Select) -> None:
 
 def add_key(select: exp.Select, key: str = GROUP_KEY, *, joined: bool = True) -> None:
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
-    to its GROUP BY (one is added where it aggregates without one), to its joins' USING
-    (both sides carry it: a key of every stage; ``joined=False`` for a key of the FROM
-    relation only, the cluster columns), and to its projection, first, unless a ``*``
-    carries it already (unqualified: a USING column is one column)."""
-    for join in select.args.get("joins") or []:
+    to its GROUP BY (one is added where it aggregates without one), to its joins' ON (both
+    sides carry it: a key of every stage; ``joined=False`` for a key of the FROM relation
+    only, the cluster columns), and to its projection, first, unless a ``*`` carries it
+    already.
+
+    A join is written with ON, and the key is joined NULL-safely (``IS NOT DISTINCT FROM``: a
+    NULL slice value is a slice, and USING or ``=`` would drop its rows); in a SELECT with
+    joins the key is read from the FROM relation (qualified by its name)."""
+    joins = select.args.get("joins") or []
+    source = select.args["from_"].this.alias_or_name if joins else None
+    for join in joins:
         if not joined:
             continue
-        using = list(join.args.get("using") or [])
-        if not using:
-            raise NotImplementedError("a keyed join needs USING (the keys are joined on)")
-        join.set("using", [exp.to_identifier(key), *using])
+        on = join.args.get("on")
+        if on is None or join.args.get("using"):
+            raise NotImplementedError("a keyed join is written with ON (the keys are added)")
+        same = exp.NullSafeEQ(
+            this=exp.column(key, table=source), expression=exp.column(key, table=join.alias_or_name)
+        )
+        join.set("on", exp.and_(on, same, copy=False))
+    column = exp.column(key, table=source)
     for window in select.find_all(exp.Window):
         if window.find_ancestor(exp.Select) is not select:
             continue
         partition = list(window.args.get("partition_by") or [])
-        window.set("partition_by", [exp.column(key), *partition])
+        window.set("partition_by", [column.copy(), *partition])
     group = select.args.get("group")
     if group is not None:
-        group.set("expressions", [exp.column(key), *group.expressions])
+        group.set("expressions", [column.copy(), *group.expressions])
     elif aggregates(select):
-        select.set("group", exp.Group(expressions=[exp.column(key)]))
+        select.set("group", exp.Group(expressions=[column.copy()]))
     if not any(isinstance(p, exp.Star) for p in select.expressions):
-        select.set("expressions", [exp.column(key), *select.expressions])
+        select.set("expressions", [column.copy(), *select.expressions])

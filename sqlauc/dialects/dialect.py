@@ -175,6 +175,14 @@ class Dialect:
         :attr:`~sqlauc.compose.Formulation.overlays_apart` reads ``counted`` twice (its
         diagnostics per slice and model, apart from the per-score stage); elsewhere the
         diagnostics stay in the per-score stage, so every engine reads the table once.
+    hash_joins
+        Whether the engine joins a relation of every row to a computed one (a CTE with a
+        window) by hashing, with ``IS NOT DISTINCT FROM`` keys among the join's conditions:
+        DuckDB and PostgreSQL do; SQLite 3.40 scans the computed relation once per row (no
+        automatic index on a materialized CTE: quadratic), and the golden-only dialects are not
+        relied on. Where it and ``shared_ctes`` are set, compare joins each row to each model's
+        per-distinct-score placements (:attr:`~sqlauc.compose.Formulation.unshared` names what
+        the others run).
     """
 
     name: str
@@ -214,6 +222,7 @@ class Dialect:
     constant_from: str | None = None
     decimal_digits: int = 38
     shared_ctes: bool = False
+    hash_joins: bool = False
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"

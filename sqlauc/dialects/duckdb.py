@@ -21,4 +21,5 @@ DIALECT = Dialect(
     # a column may declare COLLATE NOCASE; "binary" compares bytes (quoted: a keyword in DuckDB)
     exact_collation="binary",
     shared_ctes=True,
+    hash_joins=True,
 )

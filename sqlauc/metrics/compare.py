@@ -2,10 +2,12 @@
 
 The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with the constant
 relation of the models after the baseline), and each row carries the baseline's score beside
-the model's (``baseline_score``); ``sql/compare.sql`` runs per (slice, model) over the distinct
-(baseline score, model score) pairs (bench/prototypes/compare.sql, with ROWS frames); with
-``cluster=``, ``sql/compare_clustered.sql`` over the pairs per cluster
-(``sql/paired_combos.sql``).
+the model's (``baseline_score``). Where the engine computes a CTE read several times once
+(DuckDB, PostgreSQL, SQLite), each row is joined to both models' per-distinct-score
+placements (``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the
+distinct (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read
+once on every engine. Either way ``sql/compare.sql`` sums the test from integer placements
+(with ``cluster=``, ``sql/compare_clustered.sql`` per cluster).
 """
 
 from __future__ import annotations
@@ -38,19 +40,42 @@ COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low
                    "z", "p_value")  # fmt: skip
 
 
-#: What cluster= runs: sql/compare_clustered.sql, the combinations keyed by the clusters too,
+#: The linear chain over the distinct (baseline score, model score) pairs (per cluster with
+#: cluster=): sql/paired_combos.sql, where a CTE read several times is computed once per read.
+COMBOS = Formulation(
+    "compare",
+    per_key="combos",
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_combos"),),
+)
+#: What compare runs: each row joined to both models' per-score placements
+#: (sql/paired_joined.sql: a hash join on the distinct scores, counted read three times),
+#: the test summed from integer placements (sql/compare.sql); the linear chain elsewhere.
+GROUPED = Formulation(
+    "compare",
+    per_key="model_counts",
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_joined"),),
+    overlays_apart=True,
+    unshared=COMBOS,
+)
+#: What cluster= runs: sql/compare_clustered.sql over the same rows keyed by the clusters too,
 #: the placement differences summed per cluster, Obuchowski's variance.
 CLUSTERED = Formulation(
     "compare_clustered",
-    per_key="combos",
-    totals=("cluster_sums", "totals"),  # the overlays' totals re-sum their per-key sums
+    per_key="model_counts",
     counted_keys=("baseline_score",),
-    stages=(("placed", "paired_combos"),),
-    cluster_steps=("combos", "cluster_sums"),
-)
-#: What compare runs: the linear chain over the (baseline score, model score) pairs.
-GROUPED = Formulation(
-    "compare", per_key="combos", counted_keys=("baseline_score",), overlays_apart=True
+    stages=(("placed", "paired_joined"),),
+    cluster_steps=("placed", "cluster_sums"),
+    overlays_apart=True,
+    unshared=Formulation(
+        "compare_clustered",
+        per_key="combos",
+        totals=("cluster_sums", "totals"),  # the overlays' totals re-sum their per-key sums
+        counted_keys=("baseline_score",),
+        stages=(("placed", "paired_combos"),),
+        cluster_steps=("combos", "cluster_sums"),
+    ),
 )
 
 

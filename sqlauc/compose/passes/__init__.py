@@ -22,6 +22,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("count_apart_joined", "composed", count_apart.run_first),
     Pass("inline_key_constants", "composed", inline_key_constants.run),
     Pass("count_apart", "composed", count_apart.run),
+    Pass("count_apart_constants", "composed", count_apart.constants_after),
     Pass("derive_label", "rendered", derive_label.run),
     Pass("count_forms", "rendered", count_forms.run),
     Pass("single_casts", "rendered", single_casts.run),

@@ -10,6 +10,7 @@ from sqlglot import exp
 from sqlauc.compose.assembly import parse_overlay
 from sqlauc.compose.formulation import COUNTED, OVERLAY_COUNTS, Composition
 from sqlauc.compose.keys import add_key
+from sqlauc.compose.passes import inline_key_constants
 from sqlauc.compose.tree import ctes_of, named_step
 
 if TYPE_CHECKING:
@@ -77,3 +78,48 @@ def run(tree: exp.Select, context: Context) -> None:
     """The pass (the other formulations with ``overlays_apart``)."""
     if context.composition.formulation.overlays_apart and not joined(context):
         count_apart(tree, context.composition)
+
+
+def _constant(node: exp.Expr) -> bool:
+    value = node.this if isinstance(node, exp.Alias) else node
+    while isinstance(value, (exp.Cast, exp.Paren)):
+        value = value.this
+    return isinstance(value, (exp.Literal, exp.Boolean))  # NULL: a column of the other side
+
+
+def constants_after(tree: exp.Select, context: Context) -> None:
+    """The joined formulations, after ``inline_key_constants``: the columns the parameters
+    made constant in ``overlay_counts`` (unweighted ``n_bad_weight``, ``max_label_code``...)
+    are written in the ``totals`` step in place of their aggregate (every key has rows in
+    ``overlay_counts``, the other side is NULL: SUM, MIN and MAX of them are the constant),
+    and neither side of its UNION ALL carries them; then ``inline_key_constants`` again
+    writes them where the later steps read them."""
+    if not joined(context):
+        return
+    (name,) = context.composition.formulation.totals
+    step = named_step(ctes_of(tree), tree, name)
+    source = step.args["from_"].this
+    union = source.this if isinstance(source, exp.Subquery) else None
+    if not isinstance(union, exp.Union):
+        return
+    kept, added = union.left, union.right
+    if not (isinstance(kept, exp.Select) and isinstance(added, exp.Select)):
+        return
+    constant = {p.alias_or_name: p for p in added.expressions if _constant(p)}
+    if not constant:
+        return
+    for side in (kept, added):
+        side.set("expressions", [p for p in side.expressions if p.alias_or_name not in constant])
+    projections = []
+    for p in step.expressions:
+        alias = p.alias_or_name
+        inner = p.this if isinstance(p, exp.Alias) else p
+        read = isinstance(inner, (exp.Sum, exp.Min, exp.Max)) and isinstance(inner.this, exp.Column)
+        if read and inner.this.name in constant:
+            value = constant[inner.this.name]
+            value = value.this if isinstance(value, exp.Alias) else value
+            projections.append(exp.alias_(value.copy(), alias))
+        else:
+            projections.append(p)
+    step.set("expressions", projections)
+    inline_key_constants.run(tree, context)

@@ -145,9 +145,8 @@ WITH sqlauc_input AS (
     SUM(pos_c) AS m_i,
     SUM(neg_c) AS n_i,
     SUM(pos_c * row_d1) AS d1_i,
-    SUM(pos_c * row_d2) AS d2_i,
-    SUM(pos_c * row_e) AS e_i,
-    SUM(neg_c * row_f) AS f_i,
+    SUM(pos_c * row_e) AS u_i,
+    SUM(neg_c * row_f) AS v_i,
     SUM(
       CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
     ) AS ee_i,
@@ -174,22 +173,21 @@ WITH sqlauc_input AS (
     *,
     SUM(m_i) OVER (PARTITION BY model) AS p_all,
     SUM(n_i) OVER (PARTITION BY model) AS n_all,
-    SUM(e_i) OVER (PARTITION BY model) AS e_all,
-    SUM(f_i) OVER (PARTITION BY model) AS f_all
+    SUM(u_i) OVER (PARTITION BY model) AS u_all,
+    SUM(v_i) OVER (PARTITION BY model) AS v_all
   FROM cluster_sums
-), centred AS (
+), cluster_centred AS (
   SELECT
     *,
-    CAST(p_all AS DECIMAL(38, 0)) * CAST(e_i AS DECIMAL(38, 0)) - CAST(m_i AS DECIMAL(38, 0)) * CAST(e_all AS DECIMAL(38, 0)) AS x_i,
-    CAST(n_all AS DECIMAL(38, 0)) * CAST(f_i AS DECIMAL(38, 0)) - CAST(n_i AS DECIMAL(38, 0)) * CAST(f_all AS DECIMAL(38, 0)) AS y_i
+    CAST(p_all AS DECIMAL(38, 0)) * CAST(u_i AS DECIMAL(38, 0)) - CAST(m_i AS DECIMAL(38, 0)) * CAST(u_all AS DECIMAL(38, 0)) AS x_i,
+    CAST(n_all AS DECIMAL(38, 0)) * CAST(v_i AS DECIMAL(38, 0)) - CAST(n_i AS DECIMAL(38, 0)) * CAST(v_all AS DECIMAL(38, 0)) AS y_i
   FROM slice_sums
 ), totals AS (
   SELECT
     model,
     SUM(d1_i) AS d_base,
-    SUM(d2_i) AS d_model,
-    SUM(e_i) AS e_total,
-    SUM(f_i) AS f_total,
+    SUM(u_i) AS e_total,
+    SUM(v_i) AS f_total,
     SUM(ee_i) AS ee,
     SUM(ff_i) AS ff,
     SUM(m_i) AS pos_total,
@@ -213,7 +211,7 @@ WITH sqlauc_input AS (
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
     SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
-  FROM centred
+  FROM cluster_centred
   GROUP BY
     model
 ), tested AS (
@@ -225,7 +223,7 @@ WITH sqlauc_input AS (
     END AS auc_1,
     CASE
       WHEN pos_total > 0 AND neg_total > 0
-      THEN CAST(2 * pos_total * neg_total - d_model AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
+      THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
     END AS auc_2,
     (
       CAST(xx AS DOUBLE) * i10 / NULLIF((

@@ -98,8 +98,8 @@ WITH sqlauc_input AS (
     model,
     SUM(pos_c) AS m_i,
     SUM(neg_c) AS n_i,
-    SUM(pos_c * row_d) AS d_i,
-    SUM(neg_c * row_b) AS b_i,
+    SUM(pos_c * row_d) AS u_i,
+    SUM(neg_c * row_b) AS v_i,
     SUM(
       CAST(pos_c AS BIGNUMERIC) * CAST(row_d AS BIGNUMERIC) * CAST(row_d AS BIGNUMERIC)
     ) AS dd_i,
@@ -127,21 +127,21 @@ WITH sqlauc_input AS (
     *,
     SUM(m_i) OVER (PARTITION BY model) AS p_all,
     SUM(n_i) OVER (PARTITION BY model) AS n_all,
-    SUM(d_i) OVER (PARTITION BY model) AS d_all,
-    SUM(b_i) OVER (PARTITION BY model) AS b_all
+    SUM(u_i) OVER (PARTITION BY model) AS u_all,
+    SUM(v_i) OVER (PARTITION BY model) AS v_all
   FROM cluster_sums
-), centred AS (
+), cluster_centred AS (
   SELECT
     *,
-    CAST(p_all AS BIGNUMERIC) * CAST(d_i AS BIGNUMERIC) - CAST(m_i AS BIGNUMERIC) * CAST(d_all AS BIGNUMERIC) AS x_i,
-    CAST(n_all AS BIGNUMERIC) * CAST(b_i AS BIGNUMERIC) - CAST(n_i AS BIGNUMERIC) * CAST(b_all AS BIGNUMERIC) AS y_i
+    CAST(p_all AS BIGNUMERIC) * CAST(u_i AS BIGNUMERIC) - CAST(m_i AS BIGNUMERIC) * CAST(u_all AS BIGNUMERIC) AS x_i,
+    CAST(n_all AS BIGNUMERIC) * CAST(v_i AS BIGNUMERIC) - CAST(n_i AS BIGNUMERIC) * CAST(v_all AS BIGNUMERIC) AS y_i
   FROM slice_sums
 ), totals AS (
   SELECT
     model,
-    SUM(d_i) AS d1,
+    SUM(u_i) AS d1,
     SUM(dd_i) AS d2,
-    SUM(b_i) AS b1,
+    SUM(v_i) AS b1,
     SUM(bb_i) AS b2,
     SUM(m_i) AS pos_total,
     SUM(n_i) AS neg_total,
@@ -165,7 +165,7 @@ WITH sqlauc_input AS (
     SUM(n_fractional_weight) AS n_fractional_weight,
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score
-  FROM centred
+  FROM cluster_centred
   GROUP BY
     model
 ), variances AS (
