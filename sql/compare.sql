@@ -33,18 +33,8 @@
 -- can make it negative, and PostgreSQL raises on the square root of a negative number; the
 -- query returns its diagnostics instead, and the check in Python names the bad weights
 -- (n_bad_weight).
--- p_value = 2 (1 - Phi(|z|)) by W. J. Cody's rational Chebyshev approximation of the normal
--- tail, as in R's pnorm (Cody 1993, ACM TOMS 715), with EXP, FLOOR and arithmetic only;
--- a = |z|:
---   a <= 0.67448975:  1 - 2 a R1(a^2)
---   a <= sqrt(32):    2 exp(-c^2 / 2) exp(-del / 2) R2(a)
---   a < 37.5193:      2 exp(-c^2 / 2) exp(-del / 2) (1 / sqrt(2 pi) - R3(1 / a^2) / a^2) / a
---   else 0,
--- c = floor(16 a) / 16, del = (a - c)(a + c) (exp(-a^2 / 2) split to keep its accuracy).
--- The EXP and division arguments use a clamped to [0, 37.5193], squares of |z| <= 1e-8 are
--- taken as 0 (PostgreSQL raises on underflow) and no divisor is ever 0, so no branch can fail
--- on an engine that evaluates CASE branches eagerly (bench/prototypes/gen_compare.py writes
--- the expression).
+-- p_value = 2 (1 - Phi(|z|)): sql/normal_tail.sql (W. J. Cody's approximation of the normal
+-- tail, as in R's pnorm), shared with the other paired tests, reads scored's z_value.
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
 WITH totals AS (
@@ -92,29 +82,8 @@ scored AS (
         auc_2 - auc_1 AS delta,
         (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
     FROM tested
-),
-clamped AS (
-    SELECT
-        *,
-        CAST(ABS(z_value) AS DOUBLE) AS a,
-        CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE) AS ac
-    FROM scored
-),
-tail_parts AS (
-    SELECT
-        *,
-        CAST(CASE WHEN ac > 1e-8 THEN ac * ac ELSE 0.0 END AS DOUBLE) AS s,
-        CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0 AS cut,
-        CAST(CASE
-            WHEN ac > 0.67448975
-            THEN (ac - CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0)
-                * (ac + CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0)
-            ELSE 0.0
-        END AS DOUBLE) AS del,
-        1.0 / CAST(CASE WHEN ac > 0.67448975 THEN ac * ac ELSE 1.0 END AS DOUBLE) AS r,
-        CAST(CASE WHEN ac > 0.67448975 THEN ac ELSE 1.0 END AS DOUBLE) AS ra
-    FROM clamped
 )
+-- the p-value, shared with the other paired tests (sql/normal_tail.sql)
 SELECT
     auc_1 AS auc_baseline,
     auc_2 AS auc,
@@ -122,13 +91,7 @@ SELECT
     delta - :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
     delta + :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
     z_value AS z,
-    CASE
-        WHEN a IS NULL THEN NULL
-        WHEN a <= 0.67448975 THEN 1.0 - 2.0 * ac * ((((0.065682337918207449113 * s + 2.2352520354606839287) * s + 161.02823106855587881) * s + 1067.6894854603709582) * s + 18154.981253343561249) / ((((s + 47.20258190468824187) * s + 976.09855173777669322) * s + 10260.932208618978205) * s + 45507.789335026729956)
-        WHEN a <= 5.656854249492380195206754896838 THEN 2.0 * (EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (((((((((1.0765576773720192317e-8 * ac + 0.39894151208813466764) * ac + 8.8831497943883759412) * ac + 93.506656132177855979) * ac + 597.27027639480026226) * ac + 2494.5375852903726711) * ac + 6848.1904505362823326) * ac + 11602.651437647350124) * ac + 9842.7148383839780218) / ((((((((ac + 22.266688044328115691) * ac + 235.38790178262499861) * ac + 1519.377599407554805) * ac + 6485.558298266760755) * ac + 18615.571640885098091) * ac + 34900.952721145977266) * ac + 38912.003286093271411) * ac + 19685.429676859990727)))
-        WHEN a < 37.5193 THEN 2.0 * (EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * ((0.398942280401432677939946059934 - r * (((((0.02307344176494017303 * r + 0.21589853405795699) * r + 0.1274011611602473639) * r + 0.022235277870649807) * r + 0.001421619193227893466) * r + 2.9112874951168792e-5) / (((((r + 1.28426009614491121) * r + 0.468238212480865118) * r + 0.0659881378689285515) * r + 0.00378239633202758244) * r + 7.29751555083966205e-5)) / ra))
-        ELSE 0.0
-    END AS p_value,
+    p_value,
     positives,
     negatives
-FROM tail_parts
+FROM normal_tail

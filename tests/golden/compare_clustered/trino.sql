@@ -248,29 +248,122 @@ WITH sqlauc_input AS (
       auc_2 - auc_1
     ) AS DOUBLE) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
   FROM tested
-), clamped AS (
+), tail_clamped AS (
   SELECT
     *,
-    CAST(ABS(z_value) AS DOUBLE) AS a,
-    CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE) AS ac
+    CAST(ABS(z_value) AS DOUBLE) AS tail_a,
+    CAST(CASE WHEN ABS(z_value) < 37.5193 THEN ABS(z_value) ELSE 37.5193 END AS DOUBLE) AS tail_ac
   FROM scored
 ), tail_parts AS (
   SELECT
     *,
-    CAST(CASE WHEN ac > 1e-8 THEN ac * ac ELSE 0.0 END AS DOUBLE) AS s,
-    CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0 AS cut,
+    CAST(CASE WHEN tail_ac > 1e-8 THEN tail_ac * tail_ac ELSE 0.0 END AS DOUBLE) AS tail_s,
+    CAST(FLOOR(tail_ac * 16) AS DOUBLE) / 16.0 AS tail_cut,
     CAST(CASE
-      WHEN ac > 0.67448975
+      WHEN tail_ac > 0.67448975
       THEN (
-        ac - CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0
+        tail_ac - CAST(FLOOR(tail_ac * 16) AS DOUBLE) / 16.0
       ) * (
-        ac + CAST(FLOOR(ac * 16) AS DOUBLE) / 16.0
+        tail_ac + CAST(FLOOR(tail_ac * 16) AS DOUBLE) / 16.0
       )
       ELSE 0.0
-    END AS DOUBLE) AS del,
-    1.0 / CAST(CASE WHEN ac > 0.67448975 THEN ac * ac ELSE 1.0 END AS DOUBLE) AS r,
-    CAST(CASE WHEN ac > 0.67448975 THEN ac ELSE 1.0 END AS DOUBLE) AS ra
-  FROM clamped
+    END AS DOUBLE) AS tail_del,
+    1.0 / CAST(CASE WHEN tail_ac > 0.67448975 THEN tail_ac * tail_ac ELSE 1.0 END AS DOUBLE) AS tail_r,
+    CAST(CASE WHEN tail_ac > 0.67448975 THEN tail_ac ELSE 1.0 END AS DOUBLE) AS tail_ra
+  FROM tail_clamped
+), normal_tail AS (
+  SELECT
+    *,
+    CASE
+      WHEN tail_a IS NULL
+      THEN NULL
+      WHEN tail_a <= 0.67448975
+      THEN 1.0 - CAST(2.0 * tail_ac * (
+        (
+          (
+            (
+              0.065682337918207449113 * tail_s + 2.2352520354606839287
+            ) * tail_s + 161.02823106855587881
+          ) * tail_s + 1067.6894854603709582
+        ) * tail_s + 18154.981253343561249
+      ) AS DOUBLE) / (
+        (
+          (
+            (
+              tail_s + 47.20258190468824187
+            ) * tail_s + 976.09855173777669322
+          ) * tail_s + 10260.932208618978205
+        ) * tail_s + 45507.789335026729956
+      )
+      WHEN tail_a <= 5.656854249492380195206754896838
+      THEN 2.0 * (
+        EXP(-tail_cut * tail_cut * 0.5) * EXP(-tail_del * 0.5) * (
+          CAST((
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        (
+                          1.0765576773720192317e-8 * tail_ac + 0.39894151208813466764
+                        ) * tail_ac + 8.8831497943883759412
+                      ) * tail_ac + 93.506656132177855979
+                    ) * tail_ac + 597.27027639480026226
+                  ) * tail_ac + 2494.5375852903726711
+                ) * tail_ac + 6848.1904505362823326
+              ) * tail_ac + 11602.651437647350124
+            ) * tail_ac + 9842.7148383839780218
+          ) AS DOUBLE) / (
+            (
+              (
+                (
+                  (
+                    (
+                      (
+                        (
+                          tail_ac + 22.266688044328115691
+                        ) * tail_ac + 235.38790178262499861
+                      ) * tail_ac + 1519.377599407554805
+                    ) * tail_ac + 6485.558298266760755
+                  ) * tail_ac + 18615.571640885098091
+                ) * tail_ac + 34900.952721145977266
+              ) * tail_ac + 38912.003286093271411
+            ) * tail_ac + 19685.429676859990727
+          )
+        )
+      )
+      WHEN tail_a < 37.5193
+      THEN 2.0 * (
+        EXP(-tail_cut * tail_cut * 0.5) * EXP(-tail_del * 0.5) * (
+          CAST((
+            0.398942280401432677939946059934 - CAST(tail_r * (
+              (
+                (
+                  (
+                    (
+                      0.02307344176494017303 * tail_r + 0.21589853405795699
+                    ) * tail_r + 0.1274011611602473639
+                  ) * tail_r + 0.022235277870649807
+                ) * tail_r + 0.001421619193227893466
+              ) * tail_r + 2.9112874951168792e-5
+            ) AS DOUBLE) / (
+              (
+                (
+                  (
+                    (
+                      tail_r + 1.28426009614491121
+                    ) * tail_r + 0.468238212480865118
+                  ) * tail_r + 0.0659881378689285515
+                ) * tail_r + 0.00378239633202758244
+              ) * tail_r + 7.29751555083966205e-5
+            )
+          ) AS DOUBLE) / tail_ra
+        )
+      )
+      ELSE 0.0
+    END AS p_value
+  FROM tail_parts
 )
 SELECT
   'Score' AS baseline,
@@ -281,95 +374,7 @@ SELECT
   delta - 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
   delta + 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
   z_value AS z,
-  CASE
-    WHEN a IS NULL
-    THEN NULL
-    WHEN a <= 0.67448975
-    THEN 1.0 - CAST(2.0 * ac * (
-      (
-        (
-          (
-            0.065682337918207449113 * s + 2.2352520354606839287
-          ) * s + 161.02823106855587881
-        ) * s + 1067.6894854603709582
-      ) * s + 18154.981253343561249
-    ) AS DOUBLE) / (
-      (
-        (
-          (
-            s + 47.20258190468824187
-          ) * s + 976.09855173777669322
-        ) * s + 10260.932208618978205
-      ) * s + 45507.789335026729956
-    )
-    WHEN a <= 5.656854249492380195206754896838
-    THEN 2.0 * (
-      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
-        CAST((
-          (
-            (
-              (
-                (
-                  (
-                    (
-                      (
-                        1.0765576773720192317e-8 * ac + 0.39894151208813466764
-                      ) * ac + 8.8831497943883759412
-                    ) * ac + 93.506656132177855979
-                  ) * ac + 597.27027639480026226
-                ) * ac + 2494.5375852903726711
-              ) * ac + 6848.1904505362823326
-            ) * ac + 11602.651437647350124
-          ) * ac + 9842.7148383839780218
-        ) AS DOUBLE) / (
-          (
-            (
-              (
-                (
-                  (
-                    (
-                      (
-                        ac + 22.266688044328115691
-                      ) * ac + 235.38790178262499861
-                    ) * ac + 1519.377599407554805
-                  ) * ac + 6485.558298266760755
-                ) * ac + 18615.571640885098091
-              ) * ac + 34900.952721145977266
-            ) * ac + 38912.003286093271411
-          ) * ac + 19685.429676859990727
-        )
-      )
-    )
-    WHEN a < 37.5193
-    THEN 2.0 * (
-      EXP(-cut * cut * 0.5) * EXP(-del * 0.5) * (
-        CAST((
-          0.398942280401432677939946059934 - CAST(r * (
-            (
-              (
-                (
-                  (
-                    0.02307344176494017303 * r + 0.21589853405795699
-                  ) * r + 0.1274011611602473639
-                ) * r + 0.022235277870649807
-              ) * r + 0.001421619193227893466
-            ) * r + 2.9112874951168792e-5
-          ) AS DOUBLE) / (
-            (
-              (
-                (
-                  (
-                    r + 1.28426009614491121
-                  ) * r + 0.468238212480865118
-                ) * r + 0.0659881378689285515
-              ) * r + 0.00378239633202758244
-            ) * r + 7.29751555083966205e-5
-          )
-        ) AS DOUBLE) / ra
-      )
-    )
-    ELSE 0.0
-  END AS p_value,
+  p_value,
   positives,
   negatives,
   i_all AS clusters,
@@ -388,4 +393,4 @@ SELECT
   n_rows_excluded,
   n_rows_null_score,
   n_nonfinite_baseline
-FROM tail_parts
+FROM normal_tail
