@@ -26,10 +26,8 @@
 WITH model_counts AS (
     SELECT
         score,
-        CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
-            AS BIGINT) AS pos_s,
-        CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
-            AS BIGINT) AS neg_s
+        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
+        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY score
@@ -48,10 +46,8 @@ model_placed AS (
 baseline_counts AS (
     SELECT
         baseline_score,
-        CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
-            AS BIGINT) AS pos_s,
-        CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END)
-            AS BIGINT) AS neg_s
+        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
+        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY baseline_score

@@ -56,6 +56,7 @@ GROUPED = Formulation(
     per_key="model_counts",
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_joined"),),
+    rows=True,  # counted per row: grouping by the score pairs would keep almost every row
     overlays_apart=True,
     unshared=COMBOS,
 )
@@ -66,6 +67,7 @@ CLUSTERED = Formulation(
     per_key="model_counts",
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_joined"),),
+    rows=True,
     cluster_steps=("placed", "cluster_sums"),
     overlays_apart=True,
     unshared=Formulation(
