@@ -23,6 +23,8 @@
 -- paired_combos.sql).
 -- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
 -- casts, so no cast fails before the diagnostics of the same query name the bad weights.
+-- The joined SELECT reads counted's columns qualified, so the composer can write its
+-- constant ones (w unweighted) where they are read (sqlauc/compose/inlining.py).
 WITH model_counts AS (
     SELECT
         score,
@@ -64,11 +66,11 @@ baseline_placed AS (
     FROM baseline_counts
 )
 SELECT
-    CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15
-        THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+    CASE WHEN counted.label = 1 AND counted.w * 0 = 0 AND ABS(counted.w) < 4e15
+        THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
     END AS pos_c,
-    CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15
-        THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
+    CASE WHEN counted.label = 0 AND counted.w * 0 = 0 AND ABS(counted.w) < 4e15
+        THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
     END AS neg_c,
     d_base AS row_d1,
     d_model AS row_d2,
