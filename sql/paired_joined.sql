@@ -1,8 +1,9 @@
 -- paired_joined: the rows of compare's test with both models' integer placements, each row
 -- joined to its score's placement in each model's per-distinct-score table (a hash join on
 -- the distinct scores: two small sorts instead of two sorts of every (baseline score, model
--- score) combination). For the engines that compute a CTE read several times once
--- (Dialect.shared_ctes: counted is read here three times, the table once); the others run
+-- score) combination). For the engines that compute a CTE read several times once and hash
+-- such joins (Dialect.shared_ctes and hash_joins: DuckDB; counted is read here three times,
+-- the table once); the others run
 -- the linear chain of paired_combos.sql, which gives the same columns. Read by compare.sql
 -- and compare_clustered.sql as placed.
 --

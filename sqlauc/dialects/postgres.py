@@ -57,5 +57,4 @@ DIALECT = Dialect(
     # NUMERIC(p, s) takes a precision up to 1000
     decimal_digits=1000,
     shared_ctes=True,
-    hash_joins=True,
 )
