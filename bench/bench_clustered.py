@@ -4,6 +4,7 @@ This is a benchmark script, not a test. Run it from the repository root:
 
     python bench/bench_clustered.py                 # 3e6 rows, 1e5 users, 3 models x 30 days
     python bench/bench_clustered.py --rows 1e6 --repeats 2
+    python bench/bench_clustered.py --kind continuous --repeats 2   # one kind of scores
 
 The data (a DuckDB table ``t``): ``user`` uniform over ``--users`` users, ``day`` uniform
 over 30 days, a user effect ``u ~ N(0, 1)``, ``label ~ Bernoulli(logistic(u - 1))`` and three
@@ -102,9 +103,16 @@ def main() -> None:
     parser.add_argument("--rows", type=float, default=3e6)
     parser.add_argument("--users", type=float, default=1e5)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--kind",
+        choices=("both", "tied", "continuous"),
+        default="both",
+        help="the scores: 4-decimal (tied), continuous, or both in turn",
+    )
     args = parser.parse_args()
     print(f"load (1 min) before: {load()}; DuckDB {duckdb.__version__}")
-    for decimals in (4, None):
+    kinds = {"both": (4, None), "tied": (4,), "continuous": (None,)}[args.kind]
+    for decimals in kinds:
         run(int(args.rows), int(args.users), decimals, args.repeats)
     print(f"load (1 min) after: {load()}")
 

@@ -7,7 +7,11 @@ the model's (``baseline_score``). Where the engine computes a CTE read several t
 placements (``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the
 distinct (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read
 once on every engine. Either way ``sql/compare.sql`` sums the test from integer placements
-(with ``cluster=``, ``sql/compare_clustered.sql`` per cluster).
+(with ``cluster=``, ``sql/compare_clustered.sql`` per cluster). That is for unweighted input,
+whose placements are row counts; weighted input runs ``sql/compare_weighted.sql``, the chain
+over the pairs with its sums in DOUBLE, since an integer weight of 1e12 or 4e15 is a
+frequency weight too and would take integer placements out of a BIGINT (with ``cluster=``,
+the chain of ``sql/paired_combos.sql``, as before).
 """
 
 from __future__ import annotations
@@ -48,7 +52,12 @@ COMBOS = Formulation(
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_combos"),),
 )
-#: What compare runs: each row joined to both models' per-score placements
+#: What compare runs on weighted input: the linear chain over the (baseline score, model
+#: score) pairs with the placements and their sums in DOUBLE (sql/compare_weighted.sql).
+WEIGHTED = Formulation(
+    "compare_weighted", per_key="combos", counted_keys=("baseline_score",), overlays_apart=True
+)
+#: What compare runs on unweighted input: each row joined to both models' per-score placements
 #: (sql/paired_joined.sql: a hash join on the distinct scores, counted read three times),
 #: the test summed from integer placements (sql/compare.sql); the linear chain elsewhere.
 GROUPED = Formulation(
@@ -60,8 +69,18 @@ GROUPED = Formulation(
     overlays_apart=True,
     unshared=COMBOS,
 )
-#: What cluster= runs: sql/compare_clustered.sql over the same rows keyed by the clusters too,
-#: the placement differences summed per cluster, Obuchowski's variance.
+#: What cluster= runs on weighted input: sql/compare_clustered.sql over the linear chain
+#: (sql/paired_combos.sql) keyed by the clusters too.
+CLUSTERED_COMBOS = Formulation(
+    "compare_clustered",
+    per_key="combos",
+    totals=("cluster_sums", "totals"),  # the overlays' totals re-sum their per-key sums
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_combos"),),
+    cluster_steps=("combos", "cluster_sums"),
+)
+#: What cluster= runs on unweighted input: sql/compare_clustered.sql over the joined rows keyed
+#: by the clusters too, the placement differences summed per cluster, Obuchowski's variance.
 CLUSTERED = Formulation(
     "compare_clustered",
     per_key="model_counts",
@@ -70,14 +89,7 @@ CLUSTERED = Formulation(
     rows=True,
     cluster_steps=("placed", "cluster_sums"),
     overlays_apart=True,
-    unshared=Formulation(
-        "compare_clustered",
-        per_key="combos",
-        totals=("cluster_sums", "totals"),  # the overlays' totals re-sum their per-key sums
-        counted_keys=("baseline_score",),
-        stages=(("placed", "paired_combos"),),
-        cluster_steps=("combos", "cluster_sums"),
-    ),
+    unshared=CLUSTERED_COMBOS,
 )
 
 
@@ -161,8 +173,9 @@ def check_options(options: Options) -> None:
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
-    formulations={"grouped": GROUPED},
-    variants={"clustered": CLUSTERED},
+    formulations={"grouped": WEIGHTED},
+    variants={"clustered": CLUSTERED_COMBOS},
+    unweighted_formulations={"grouped": GROUPED, "clustered": CLUSTERED},
     option_variants={"cluster": "clustered"},
     shape=shape,
     parameters=(

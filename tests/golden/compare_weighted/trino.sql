@@ -45,14 +45,14 @@ WITH sqlauc_input AS (
     score,
     CASE
       WHEN score IS NULL OR baseline_score IS NULL
-      THEN CAST(0 AS BIGINT)
-      ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
-    END AS pos_c,
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END)
+    END AS pos_w,
     CASE
       WHEN score IS NULL OR baseline_score IS NULL
-      THEN CAST(0 AS BIGINT)
-      ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
-    END AS neg_c,
+      THEN 0.0
+      ELSE SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END)
+    END AS neg_w,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN 0 ELSE n_rows END) AS n_excluded,
@@ -74,30 +74,32 @@ WITH sqlauc_input AS (
 ), running AS (
   SELECT
     *,
-    SUM(pos_c) OVER (
+    SUM(pos_w) OVER (
       PARTITION BY model
       ORDER BY baseline_score DESC, score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS pos_run_1,
-    SUM(neg_c) OVER (
+    SUM(neg_w) OVER (
       PARTITION BY model
       ORDER BY baseline_score DESC, score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_run_1,
-    SUM(pos_c) OVER (
+    SUM(pos_w) OVER (
       PARTITION BY model
       ORDER BY score DESC, baseline_score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS pos_run_2,
-    SUM(neg_c) OVER (
+    SUM(neg_w) OVER (
       PARTITION BY model
       ORDER BY score DESC, baseline_score DESC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS neg_run_2,
-    SUM(pos_c) OVER (PARTITION BY model, baseline_score) AS pos_eq_1,
-    SUM(neg_c) OVER (PARTITION BY model, baseline_score) AS neg_eq_1,
-    SUM(pos_c) OVER (PARTITION BY model, score) AS pos_eq_2,
-    SUM(neg_c) OVER (PARTITION BY model, score) AS neg_eq_2
+    SUM(pos_w) OVER (PARTITION BY model, baseline_score) AS pos_eq_1,
+    SUM(neg_w) OVER (PARTITION BY model, baseline_score) AS neg_eq_1,
+    SUM(pos_w) OVER (PARTITION BY model, score) AS pos_eq_2,
+    SUM(neg_w) OVER (PARTITION BY model, score) AS neg_eq_2,
+    SUM(pos_w) OVER (PARTITION BY model) AS p_total,
+    SUM(neg_w) OVER (PARTITION BY model) AS n_total
   FROM combos
 ), peaked AS (
   SELECT
@@ -110,35 +112,72 @@ WITH sqlauc_input AS (
 ), placed AS (
   SELECT
     *,
-    CAST(2 * neg_ge_1 - neg_eq_1 AS BIGINT) AS row_d1,
-    CAST(2 * neg_ge_2 - neg_eq_2 AS BIGINT) AS row_d2,
     CAST((
-      2 * neg_ge_2 - neg_eq_2
-    ) - (
-      2 * neg_ge_1 - neg_eq_1
-    ) AS BIGINT) AS row_e,
+      n_total - neg_ge_1 + 0.5 * neg_eq_1
+    ) AS DOUBLE) / NULLIF(n_total, 0) AS v10_1,
     CAST((
-      2 * pos_ge_2 - pos_eq_2
-    ) - (
-      2 * pos_ge_1 - pos_eq_1
-    ) AS BIGINT) AS row_f
+      pos_ge_1 - 0.5 * pos_eq_1
+    ) AS DOUBLE) / NULLIF(p_total, 0) AS v01_1,
+    CAST((
+      n_total - neg_ge_2 + 0.5 * neg_eq_2
+    ) AS DOUBLE) / NULLIF(n_total, 0) AS v10_2,
+    CAST((
+      pos_ge_2 - 0.5 * pos_eq_2
+    ) AS DOUBLE) / NULLIF(p_total, 0) AS v01_2
   FROM peaked
+), centred AS (
+  SELECT
+    *,
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_1 - 0.5 * neg_eq_1
+      )) OVER (PARTITION BY model)
+    ) AS DOUBLE) / NULLIF(p_total * n_total, 0) AS t_1,
+    CAST((
+      p_total * n_total - SUM(pos_w * (
+        neg_ge_2 - 0.5 * neg_eq_2
+      )) OVER (PARTITION BY model)
+    ) AS DOUBLE) / NULLIF(p_total * n_total, 0) AS t_2
+  FROM placed
+), terms AS (
+  SELECT
+    *,
+    pos_w * (
+      (
+        v10_1 - t_1
+      ) - (
+        v10_2 - t_2
+      )
+    ) * (
+      (
+        v10_1 - t_1
+      ) - (
+        v10_2 - t_2
+      )
+    ) AS pos_sq,
+    neg_w * (
+      (
+        v01_1 - t_1
+      ) - (
+        v01_2 - t_2
+      )
+    ) * (
+      (
+        v01_1 - t_1
+      ) - (
+        v01_2 - t_2
+      )
+    ) AS neg_sq
+  FROM centred
 ), totals AS (
   SELECT
     model,
-    SUM(pos_c * row_d1) AS d_base,
-    SUM(pos_c * row_e) AS e_total,
-    SUM(neg_c * row_f) AS f_total,
-    SUM(
-      CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
-    ) AS ee,
-    SUM(
-      CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))
-    ) AS ff,
-    SUM(pos_c) AS pos_total,
-    SUM(neg_c) AS neg_total,
-    CAST(SUM(pos_c) AS DOUBLE) AS positives,
-    CAST(SUM(neg_c) AS DOUBLE) AS negatives,
+    SUM(pos_w) AS positives,
+    SUM(neg_w) AS negatives,
+    MAX(t_1) AS theta_1,
+    MAX(t_2) AS theta_2,
+    SUM(pos_sq) AS pos_ss,
+    SUM(neg_sq) AS neg_ss,
     SUM(n_rows) AS n_rows,
     SUM(n_used) AS n_used,
     SUM(n_excluded) AS n_excluded,
@@ -152,25 +191,19 @@ WITH sqlauc_input AS (
     SUM(n_rows_excluded) AS n_rows_excluded,
     SUM(n_rows_null_score) AS n_rows_null_score,
     SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
-  FROM placed
+  FROM terms
   GROUP BY
     model
 ), tested AS (
   SELECT
     *,
-    CASE
-      WHEN pos_total > 0 AND neg_total > 0
-      THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
-    END AS auc_1,
-    CASE
-      WHEN pos_total > 0 AND neg_total > 0
-      THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
-    END AS auc_2,
-    CAST(CAST(pos_total AS DECIMAL(38, 0)) * ee - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+    CASE WHEN positives > 0 AND negatives > 0 THEN theta_1 END AS auc_1,
+    CASE WHEN positives > 0 AND negatives > 0 THEN theta_2 END AS auc_2,
+    CAST(pos_ss AS DOUBLE) / NULLIF((
       positives - 1
-    ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * ff - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+    ) * positives, 0) + CAST(neg_ss AS DOUBLE) / NULLIF((
       negatives - 1
-    ), 0) AS var_diff
+    ) * negatives, 0) AS var_diff
   FROM totals
 ), scored AS (
   SELECT
