@@ -10,9 +10,9 @@
 -- one row per (row, model), model running over the score columns after the first (the
 -- baseline), whose score is carried beside as baseline_score; the composer adds the keys
 -- by_1 .. by_S and model to every stage. A row is used in a comparison when its label and
--- both scores are not NULL. Zero-weight rows are dropped as if absent (counted.sql); weights
--- are frequency weights (a weight-k row is k rows; non-integer weights are refused after the
--- query by the check in Python).
+-- both scores are not NULL. Unweighted input only (every count a row count, so no integer
+-- below can overflow while P and N are below ~4.9e9): weighted input runs
+-- compare_weighted.sql, whose placements and sums stay in DOUBLE.
 --
 -- Per row of placed: pos_c, neg_c its positives and negatives (BIGINT), and for j = 1
 -- (baseline) and 2 (model) the integers d_j = 2 neg_ge_j - neg_eq_j (row_d1, row_d2: a

@@ -2,18 +2,17 @@
 -- Obuchowski (1997) (evaluate(cluster=...)), from per-cluster sums of the rows' integer
 -- DeLong placements; one scan of the table, one linear chain of steps.
 --
--- Reads counted (counted.sql), keyed by the cluster columns cl_1 .. cl_C too
--- (Composition.cluster_keys; so is cluster_sums): one row per distinct (score, label, cluster)
--- of the (slice, model), w its weight (its row count when unweighted; frequency weights, a
--- weight-k row is k rows of its cluster: non-integer weights are refused after the query by
--- the check in Python, as for the row-level interval). pos_c/neg_c are w as a BIGINT for the
--- used rows of each class (a NULL label or score: 0).
---
--- Per row, its score s's counts: pos_ge(s), neg_ge(s) (weights with a score >= s: a ROWS
--- running sum in score order, then its MAX over the tied rows, the sum at the last of them:
--- weights are >= 0) and pos_eq(s), neg_eq(s) (weights at s). With the integers
--- d = 2 neg_ge(s) - neg_eq(s) (a positive's V10 = (2 N - d) / (2 N)) and
--- b = 2 pos_ge(s) - pos_eq(s) (a negative's V01 = b / (2 P)), as in evaluate_placements.sql,
+-- Reads placed: the used rows of the (slice, model) with their integer DeLong placements
+-- (placements_windowed.sql, windows over the rows, or placements_joined.sql, each row joined
+-- to its score's placements where the engine hashes joins: the same columns), keyed by the
+-- cluster columns cl_1 .. cl_C (Composition.cluster_keys; so is cluster_sums): pos_c/neg_c
+-- the row's positives and negatives (BIGINTs: frequency weights, a weight-k row is k rows of
+-- its cluster; non-integer weights are refused after the query by the check in Python, as
+-- for the row-level interval; a NULL label or score: 0), and for its score s, with pos_ge(s),
+-- neg_ge(s) the weights with a score >= s and pos_eq(s), neg_eq(s) those at s, the integers
+-- row_d = d = 2 neg_ge(s) - neg_eq(s) (a positive's V10 = (2 N - d) / (2 N)) and
+-- row_b = b = 2 pos_ge(s) - pos_eq(s) (a negative's V01 = b / (2 P)), as in
+-- evaluate_placements.sql;
 -- per cluster i: m_i, n_i (its positives, negatives), D_i = sum of its positives' d,
 -- B_i = sum of its negatives' b (and sum d^2, sum b^2 for the row-level variance). Then
 -- d1 = sum D_i, b1 = sum B_i = 2 P N - d1, theta = (2 P N - d1) / (2 P N) (the AUC, ties 1/2:
@@ -36,50 +35,10 @@
 -- single class), auc_low/high = theta -/+ :z auc_se clipped to [0, 1] (delong_interval.sql).
 -- The interval is required (:with_ci = 1: cluster= is refused with ci=None) and there is no
 -- pauc (cluster= is refused with max_fpr= and metrics=).
--- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
--- casts, so no cast fails before the diagnostics of the same query name the bad weights.
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
-WITH classed AS (
-    SELECT
-        *,
-        CASE WHEN label = 1 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
-            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
-        END AS pos_c,
-        CASE WHEN label = 0 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
-            THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
-        END AS neg_c
-    FROM counted
-),
-running AS (
-    SELECT
-        *,
-        SUM(pos_c) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS pos_run,
-        SUM(neg_c) OVER (
-            ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS neg_run,
-        SUM(pos_c) OVER (PARTITION BY score) AS pos_eq,
-        SUM(neg_c) OVER (PARTITION BY score) AS neg_eq
-    FROM classed
-),
-peaked AS (
-    SELECT
-        *,
-        MAX(pos_run) OVER (PARTITION BY score) AS pos_ge,
-        MAX(neg_run) OVER (PARTITION BY score) AS neg_ge
-    FROM running
-),
-placed AS (
-    SELECT
-        *,
-        CAST(2 * neg_ge - neg_eq AS BIGINT) AS row_d,
-        CAST(2 * pos_ge - pos_eq AS BIGINT) AS row_b
-    FROM peaked
-),
 -- D_i and B_i are u_i and v_i, the names sql/cluster_centred.sql reads
-cluster_sums AS (
+WITH cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,

@@ -18,19 +18,21 @@
 --   b_model(s) = 2 pos_ge(s) - pos_s   (a negative's V01 = b / (2 P))
 -- and the same over the distinct baseline scores (d_base, b_base). Each counted row whose
 -- scores are both placed takes both (a row with a NULL label joins with pos_c = neg_c = 0);
--- pos_c, neg_c are its weight as a BIGINT for its class (frequency weights: a weight-k row is
--- k rows; non-integer weights are refused after the query), row_d1 = d_base,
+-- pos_c, neg_c are its row count as a BIGINT for its class, row_d1 = d_base,
 -- row_d2 = d_model, row_e = d_model - d_base, row_f = b_model - b_base (the columns of
 -- paired_combos.sql).
--- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
--- casts, so no cast fails before the diagnostics of the same query name the bad weights.
+-- Unweighted input only (SPEC.unweighted_formulations in sqlauc/metrics/compare.py): every
+-- count is a row count, so no placement or product here can leave a BIGINT or DECIMAL(38, 0)
+-- while P and N are below ~4.9e9. Weighted input runs compare_weighted.sql (with cluster=,
+-- paired_combos.sql): an integer weight of 1e12 or 4e15 is a frequency weight too, and its
+-- integer placements would overflow (1e12) or, guarded, be dropped (4e15: a wrong AUC).
 -- The joined SELECT reads counted's columns qualified, so the composer can write its
 -- constant ones (w unweighted) where they are read (sqlauc/compose/inlining.py).
 WITH model_counts AS (
     SELECT
         score,
-        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
-        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
+        SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) AS pos_s,
+        SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY score
@@ -49,8 +51,8 @@ model_placed AS (
 baseline_counts AS (
     SELECT
         baseline_score,
-        SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS pos_s,
-        SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS neg_s
+        SUM(CASE WHEN label = 1 THEN w ELSE 0.0 END) AS pos_s,
+        SUM(CASE WHEN label = 0 THEN w ELSE 0.0 END) AS neg_s
     FROM counted
     WHERE score IS NOT NULL AND baseline_score IS NOT NULL AND label IS NOT NULL
     GROUP BY baseline_score
@@ -67,11 +69,9 @@ baseline_placed AS (
     FROM baseline_counts
 )
 SELECT
-    CASE WHEN counted.label = 1 AND counted.w * 0 = 0 AND ABS(counted.w) < 4e15
-        THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
+    CASE WHEN counted.label = 1 THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
     END AS pos_c,
-    CASE WHEN counted.label = 0 AND counted.w * 0 = 0 AND ABS(counted.w) < 4e15
-        THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
+    CASE WHEN counted.label = 0 THEN CAST(counted.w AS BIGINT) ELSE CAST(0 AS BIGINT)
     END AS neg_c,
     d_base AS row_d1,
     d_model AS row_d2,

@@ -493,6 +493,7 @@ TSQL_PLAIN_LOSSY = {
     "gauc_rows_clicks_string_label",
     "gauc_ci",
     "evaluate_clustered_by_user",
+    "evaluate_clustered",
     "compare_clustered",
     "compare_gauc_by_day",
     "ks",

@@ -30,6 +30,7 @@ from sqlauc.metrics.evaluation.frame import fractional_rows, shape, warn_rows
 from sqlauc.metrics.evaluation.query import (
     CLUSTER_COLUMNS,
     CLUSTERED,
+    CLUSTERED_JOINED,
     GROUPED_COUNTS,
     OVER_GROUPS,
     ROWS,
@@ -60,7 +61,7 @@ SPEC = MetricSpec(
     name="evaluate",
     what="the evaluation",
     formulations={"grouped": Formulation("evaluate"), "rows": ROWS, "binned": BINNED},
-    unweighted_formulations={"grouped": GROUPED_COUNTS},
+    unweighted_formulations={"grouped": GROUPED_COUNTS, "clustered": CLUSTERED_JOINED},
     method_options={"bins": "binned"},
     variants={"groups": OVER_GROUPS, "clustered": CLUSTERED},
     option_variants={"group": "groups", "cluster": "clustered"},

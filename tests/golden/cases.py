@@ -124,6 +124,9 @@ EVALUATE: dict[str, dict[str, Any]] = {
         "weight": WEIGHT,
         "cluster": (GROUP,),
     },
+    # unweighted: DuckDB joins each row to its score's placements (placements_joined.sql),
+    # the golden dialects run the windows of placements_windowed.sql
+    "evaluate_clustered": {"label": LABEL, "scores": (SCORE, GROUP_WEIGHT), "cluster": (GROUP,)},
     "evaluate_weighted_log_loss_eps": {
         "label": LABEL,
         "scores": (SCORE,),

@@ -72,9 +72,26 @@ GROUPED_COUNTS = Formulation(
     overlays_apart=True,
 )
 #: What cluster= runs: sql/evaluate_clustered.sql, the rows' integer placements summed per
-#: cluster (counted and cluster_sums keyed by the cluster columns), Obuchowski's variance.
+#: cluster (counted and cluster_sums keyed by the cluster columns), Obuchowski's variance;
+#: the placements by windows over the rows (sql/placements_windowed.sql).
 CLUSTERED = Formulation(
-    "evaluate_clustered", per_key="cluster_sums", cluster_steps=("cluster_sums",)
+    "evaluate_clustered",
+    per_key="cluster_sums",
+    stages=(("placed", "placements_windowed"),),
+    cluster_steps=("cluster_sums",),
+)
+#: What cluster= runs on unweighted input: each row joined to its score's placements
+#: (sql/placements_joined.sql, a hash join on the distinct scores, counted read per row and
+#: twice) where the engine hashes joins; the windows of CLUSTERED elsewhere.
+CLUSTERED_JOINED = Formulation(
+    "evaluate_clustered",
+    per_key="model_counts",
+    stages=(("placed", "placements_joined"),),
+    rows=True,
+    cluster_steps=("placed", "cluster_sums"),
+    overlays_apart=True,
+    weighted=False,
+    unshared=CLUSTERED,
 )
 #: The columns cluster= adds (evaluate and compare), last.
 CLUSTER_COLUMNS = ("clusters", "design_effect")
