@@ -32,11 +32,13 @@ def to_sql(tree: exp.Expr, dialect: Dialect, *, pretty: bool = True) -> str:
     """
 
     def render(more: dict[str, int] | None = None) -> str:
-        return dialects.adapt(tree, dialect, more).sql(
+        adapted = dialects.adapt(tree, dialect, more)
+        return adapted.sql(
             dialect=dialect.name,
             pretty=pretty,
             comments=False,
             unsupported_level=ErrorLevel.RAISE,
+            copy=adapted is tree,  # sqlglot's transforms edit the tree: not a shared one
         )
 
     text = render()

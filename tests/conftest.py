@@ -21,6 +21,12 @@ from backends import (
 )
 from datagen import load, make_data
 
+# Cache compiled bytecode even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# without it every xdist worker re-rewrites the test modules' asserts, and every command the
+# CLI tests start compiles sqlauc again (the caches are ignored by git).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 def _engines(item: pytest.Item) -> set[str]:
     """The engines a test executes: its ``engine`` marks, the engine of its ``backend``

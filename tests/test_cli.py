@@ -36,15 +36,13 @@ from sklearn.metrics import precision_recall_curve, roc_auc_score, roc_curve
 from test_messages import labelled
 
 import sqlauc
-from sqlauc import cli, dialects
+from sqlauc import cli
 from sqlauc.cli.arguments import pos_label
 from sqlauc.cli.connect import file_connection
 
 ROOT = Path(__file__).resolve().parent.parent
 ATOL = 1e-12
 PG_URL = os.environ.get("SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-#: every dialect sqlauc claims (the registry)
-DIALECTS = dialects.names()
 
 
 def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -399,7 +397,9 @@ SQL_CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+# --dialect is passed through to sqlauc.sql, whose renderings the golden tests check in every
+# dialect: the default and two others prove the passing
+@pytest.mark.parametrize("dialect", ["duckdb", "bigquery", "tsql"])
 @pytest.mark.parametrize(("command", "metric", "options", "args"), SQL_CASES)
 def test_sql_for_every_dialect_equals_sqlauc_sql(capsys, dialect, command, metric, options, args):
     status = cli.main(["sql", command, "--table", "s.t", "--dialect", dialect,

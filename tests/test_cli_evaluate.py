@@ -20,7 +20,7 @@ from test_cli import as_csv, as_json, check_image, ok, run, run_process
 from tiers import sweep
 
 import sqlauc
-from sqlauc import cli, dialects
+from sqlauc import cli
 
 SCORES = ("a", "b", "c")
 PG_URL = os.environ.get("SQLAUC_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -484,7 +484,9 @@ SQL_CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("dialect", sweep(dialects.names(), lambda d: d in ("duckdb", "bigquery")))
+# the command passes --dialect through to sqlauc.sql, whose renderings in every dialect the
+# golden tests check: the default and one other dialect prove the passing
+@pytest.mark.parametrize("dialect", ["duckdb", "bigquery"])
 @pytest.mark.parametrize(("metric", "args", "options"), SQL_CASES, ids=lambda c: str(c)[:40])
 def test_sql_equals_sqlauc_sql(capsys, dialect, metric, args, options):
     """``sqlauc sql evaluate|compare`` prints the one query of ``sqlauc.sql``."""

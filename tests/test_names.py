@@ -12,6 +12,7 @@ names (a group column called ``auc``, a score column called ``label``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import warnings
 from unittest.mock import patch
@@ -245,6 +246,7 @@ def _names_in(sql: str) -> set[str]:
     return names
 
 
+@functools.cache
 def sqlauc_names() -> list[str]:
     """sqlauc's own names, collected from what it runs and returns, so that the test follows
     the code: every template (CTEs, aliases, columns), every query a sampled DuckDB call runs
@@ -286,16 +288,14 @@ def sqlauc_names() -> list[str]:
     return sorted(names)
 
 
-NAMES = sqlauc_names()
-
-
 def test_the_collected_names_cover_the_issue():
     """The names the issue found colliding, and the input relation's, are among those tested."""
     expected = {"auc", "n_rows", "positives", "negatives", "group_weight", "gauc", "threshold"}
     expected |= {"fpr", "tpr", "tp", "fp", "n_excluded", "sqlauc_input", "score_counts"}
     expected |= {"label", "label_value", "score", "weight", "grp", "gw", "totals", "cumulative"}
-    assert expected <= set(NAMES)
-    assert len(NAMES) > 80
+    names = sqlauc_names()
+    assert expected <= set(names)
+    assert len(names) > 80
 
 
 def name_table(seed: int = 11, n: int = 60) -> pd.DataFrame:
@@ -303,13 +303,15 @@ def name_table(seed: int = 11, n: int = 60) -> pd.DataFrame:
     (2 = positive), a score, a weight, a group and a group weight, so that one call can give
     every role a colliding name, and a wrong column shows as a wrong number."""
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({name: rng.integers(1, 3, n).astype("int64") for name in NAMES})
+    return pd.DataFrame({name: rng.integers(1, 3, n).astype("int64") for name in sqlauc_names()})
 
 
 def rotation(i: int) -> dict[str, str]:
-    """Call ``i`` gives role ``k`` the name ``NAMES[i + k]``: over ``len(NAMES)`` calls every
-    name plays every role, beside other sqlauc names in the other roles."""
-    return {role: NAMES[(i + k) % len(NAMES)] for k, role in enumerate(ROLES)}
+    """Call ``i`` gives role ``k`` the name ``names[i + k]`` of :func:`sqlauc_names`: over
+    ``len(names)`` calls every name plays every role, beside other sqlauc names in the other
+    roles."""
+    names = sqlauc_names()
+    return {role: names[(i + k) % len(names)] for k, role in enumerate(ROLES)}
 
 
 @pytest.mark.slow  # every name in every role: the everyday tier has the case twins
@@ -319,7 +321,7 @@ def test_every_sqlauc_name_as_every_column(backend):
     and its frame has unique names, the group column named as given or ``group``."""
     frame = name_table()
     table = backend.create(frame)
-    for i in range(len(NAMES)):
+    for i in range(len(sqlauc_names())):
         roles = rotation(i)
         got = quiet(
             sqlauc.group_auc,

@@ -277,12 +277,22 @@ def test_every_public_function_is_covered():
     assert public == covered
 
 
-@pytest.mark.parametrize("function", METRIC_FUNCTIONS)
+slow = pytest.mark.slow
+NUMPY_POS_LABELS = [
+    ([0, 1, 1, 0], np.int64(1)), ([1, 2, 2, 1], np.int8(2)), ([0, 1, 1, 0], np.uint8(0)),
+    ([False, True, True, False], np.bool_(True)), ([1.0, 0.0, 0.0, 1.0], np.float32(1.0)),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("labels", "pos_label"),
-    [([0, 1, 1, 0], np.int64(1)), ([1, 2, 2, 1], np.int8(2)), ([0, 1, 1, 0], np.uint8(0)),
-     ([False, True, True, False], np.bool_(True)), ([1.0, 0.0, 0.0, 1.0], np.float32(1.0))],
-)  # fmt: skip
+    ("function", "labels", "pos_label"),
+    # the everyday tier: each function with one of the types, each type with two functions
+    [
+        pytest.param(f, *case, marks=() if (i + j) % len(NUMPY_POS_LABELS) == 0 else slow)
+        for i, f in enumerate(METRIC_FUNCTIONS)
+        for j, case in enumerate(NUMPY_POS_LABELS)
+    ],
+)
 def test_numpy_scalar_pos_label_is_its_value(function, labels, pos_label):
     # what df.label.max() or np.unique(y)[1] returns, and what scikit-learn takes: it was
     # refused as "not a single int, float (not NaN), str or bool"

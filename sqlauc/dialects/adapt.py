@@ -33,9 +33,19 @@ SLICE = 2.0**40
 SPLIT_LIMIT = 2.0**64
 
 
+#: The types the split sum casts to, built once (DataType.build parses a string).
+_DOUBLE = exp.DataType.build("DOUBLE")
+_DECIMAL = exp.DataType.build("DECIMAL(38, 0)")
+
+
+def _double(value: exp.Expr) -> exp.Cast:
+    """``CAST(value AS DOUBLE)`` around a node built here (not copied)."""
+    return exp.cast(value, _DOUBLE.copy(), copy=False)
+
+
 def _number(value: float) -> exp.Expr:
     """A DOUBLE constant (a power of two, exact)."""
-    return exp.cast(exp.Literal.number(repr(value)), exp.DType.DOUBLE)
+    return _double(exp.Literal.number(repr(value)))
 
 
 def _split_sum(value: exp.Expr) -> exp.Expr:
@@ -72,9 +82,8 @@ def _split_sum(value: exp.Expr) -> exp.Expr:
         # TRY_CAST: DuckDB folds the CASE above away when a Parquet file's min/max statistics
         # (which leave NaN out) say every |x| < 2^64, and a NaN then reaches the cast; that NaN
         # is a bad weight, refused by the diagnostics of the same query (n_bad_weight)
-        decimal = exp.DataType.build("DECIMAL(38, 0)")
-        total = exp.Sum(this=exp.TryCast(this=v, to=decimal))
-        return exp.cast(total, exp.DType.DOUBLE)
+        total = exp.Sum(this=exp.TryCast(this=v, to=_DECIMAL.copy()))
+        return _double(total)
 
     high = scaled(kept)
     fraction = exp.Paren(this=exp.Sub(this=high.copy(), expression=whole(high.copy())))
