@@ -155,6 +155,15 @@ CASES = [
         id="auc-binned-weighted",
     ),
     _case(lambda c: sqlauc.compare(c, "t", scores=("tied", "tied3"), by="day"), id="compare"),
+    # cluster=: the rows joined to their scores' placements (unweighted, DuckDB), integer sums
+    _case(
+        lambda c: sqlauc.evaluate(c, "t", scores=("score", "tied"), by="day", cluster="grp"),
+        id="evaluate-clustered",
+    ),
+    _case(
+        lambda c: sqlauc.compare(c, "t", scores=("tied", "score"), by="day", cluster="grp"),
+        id="compare-clustered",
+    ),
     _case(
         lambda c: sqlauc.roc_curve(c, "t", score="tied", drop_intermediate=False),
         id="roc_curve",
