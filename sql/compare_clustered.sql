@@ -33,9 +33,9 @@ WITH cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,
-        SUM(pos_c * row_d1) AS d1_i,
-        SUM(pos_c * row_e) AS u_i,
-        SUM(neg_c * row_f) AS v_i,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d1 AS DECIMAL(38, 0))) AS d1_i,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))) AS u_i,
+        SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))) AS v_i,
         SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
             * CAST(row_e AS DECIMAL(38, 0))) AS ee_i,
         SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))

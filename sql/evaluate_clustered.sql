@@ -42,8 +42,8 @@ WITH cluster_sums AS (
     SELECT
         SUM(pos_c) AS m_i,
         SUM(neg_c) AS n_i,
-        SUM(pos_c * row_d) AS u_i,
-        SUM(neg_c * row_b) AS v_i,
+        SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))) AS u_i,
+        SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_b AS DECIMAL(38, 0))) AS v_i,
         SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))
             * CAST(row_d AS DECIMAL(38, 0))) AS dd_i,
         SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_b AS DECIMAL(38, 0))

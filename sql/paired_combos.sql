@@ -13,8 +13,9 @@
 -- weights at s_j); then the integers row_d1, row_d2 (d_j = 2 neg_ge_j - neg_eq_j, a
 -- positive's V10_j = (2 N - d_j) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1
 -- (b_j = 2 pos_ge_j - pos_eq_j, a negative's V01_j = b_j / (2 P)).
--- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
--- casts, so no cast fails before the diagnostics of the same query name the bad weights.
+-- A non-finite weight (w * 0 = 0 fails) counts as 0 in the BIGINT casts, so no cast fails
+-- before the diagnostics of the same query name the bad weights. Weights totalling 2^40 or
+-- more are refused (sqlauc/rescaling.py, after the query: it overflows, or the totals say so).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads. The scores are carried through every stage
 -- (SELECT *): MariaDB 10.11 computed wrong PARTITION BY sums without them.
@@ -24,13 +25,13 @@ WITH combos AS (
         score,
         CASE
             WHEN score IS NULL OR baseline_score IS NULL THEN CAST(0 AS BIGINT)
-            ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0
+            ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 THEN w ELSE 0.0
                 END)
             AS BIGINT)
         END AS pos_c,
         CASE
             WHEN score IS NULL OR baseline_score IS NULL THEN CAST(0 AS BIGINT)
-            ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0
+            ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 THEN w ELSE 0.0
                 END)
             AS BIGINT)
         END AS neg_c

@@ -11,17 +11,18 @@
 -- order, then its MAX over the tied rows, the sum at the last of them: weights are >= 0) and
 -- pos_eq(s), neg_eq(s) (weights at s); row_d = 2 neg_ge(s) - neg_eq(s) (a positive's
 -- V10 = (2 N - d) / (2 N)) and row_b = 2 pos_ge(s) - pos_eq(s) (a negative's V01 = b / (2 P)).
--- A non-finite or huge weight (w * 0 = 0 fails, or |w| >= 4e15) counts as 0 in the BIGINT
--- casts, so no cast fails before the diagnostics of the same query name the bad weights.
+-- A non-finite weight (w * 0 = 0 fails) counts as 0 in the BIGINT casts, so no cast fails
+-- before the diagnostics of the same query name the bad weights. Weights totalling 2^40 or
+-- more are refused (sqlauc/rescaling.py, after the query: it overflows, or the totals say so).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
 WITH classed AS (
     SELECT
         *,
-        CASE WHEN label = 1 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+        CASE WHEN label = 1 AND score IS NOT NULL AND w * 0 = 0
             THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
         END AS pos_c,
-        CASE WHEN label = 0 AND score IS NOT NULL AND w * 0 = 0 AND ABS(w) < 4e15
+        CASE WHEN label = 0 AND score IS NOT NULL AND w * 0 = 0
             THEN CAST(w AS BIGINT) ELSE CAST(0 AS BIGINT)
         END AS neg_c
     FROM counted

@@ -5,6 +5,7 @@ two (exact) when the products of its weighted sums left the DOUBLE range
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from dataclasses import replace
 
@@ -12,7 +13,7 @@ from sqlglot import exp
 
 from sqlauc import render as rendering
 from sqlauc.engines.base import Engine
-from sqlauc.errors import SqlaucError
+from sqlauc.errors import DataError, SqlaucError
 from sqlauc.pipeline import render, run
 from sqlauc.records import Evaluated, Plan
 
@@ -68,6 +69,63 @@ def _weight_exponent(plan_: Plan, engine: Engine) -> int | None:
     return -scale
 
 
+#: cluster=: the clustered interval sums its placements as exact integers (BIGINT weights,
+#: DECIMAL(38, 0) products of up to three sums), which hold a total weight below 2 ** 40
+_CLUSTER_WEIGHT_LIMIT = 2.0**40
+
+
+def _cluster_weight_refusal(plan_: Plan, total: float) -> DataError:
+    return DataError(
+        f"weight column {plan_.roles.weight!r} sums to {total:.6g}: the clustered interval "
+        f"(cluster=) is computed in exact integers, which hold a total weight below 2^40 "
+        f"({_CLUSTER_WEIGHT_LIMIT:.4g}); divide the weights by a common factor, or leave "
+        "cluster= out (the row-level interval takes any weights)"
+    )
+
+
+def _total_weight(plan_: Plan, engine: Engine) -> float | None:
+    """After a clustered weighted query failed: the weights' total (a second, small query)."""
+    weight = exp.column("weight")
+    relation = plan_.input_relation({"weight"})
+    query = exp.select(exp.Sum(this=weight).as_("total")).from_(relation.subquery("weighted"))
+    try:
+        (total,) = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False),
+                                plan_.source)[0]  # fmt: skip
+    except Exception:  # the metric query's own error is the one to report
+        return None
+    return None if total is None else float(total)
+
+
+def run_clustered(plan_: Plan, engine: Engine) -> Evaluated:
+    """:func:`run` for ``cluster=``: a DataError when the clustered interval's exact integer
+    sums overflow (the engine's error says so), or, with weights, when their total is
+    beyond those integers (an engine that wraps around instead of raising)."""
+    weighted = plan_.roles.weight is not None
+    try:
+        evaluated = run(plan_, engine)
+    except SqlaucError:
+        raise
+    except Exception as err:
+        total = _total_weight(plan_, engine) if weighted else None
+        if total is not None and abs(total) >= _CLUSTER_WEIGHT_LIMIT:
+            raise _cluster_weight_refusal(plan_, total) from err
+        if re.search(r"overflow|out of range", str(err), re.IGNORECASE):
+            raise DataError(
+                "the clustered interval (cluster=) is summed in exact integers, which "
+                f"overflowed on this data ({str(err).splitlines()[0][:200]}): "
+                + ("divide the weights by a common factor, or " if weighted else "")
+                + "evaluate fewer rows per slice, or leave cluster= out"
+            ) from err
+        raise
+    if not weighted:
+        return evaluated
+    diag = evaluated.diagnostics
+    total = diag.positives + diag.negatives
+    if abs(total) >= _CLUSTER_WEIGHT_LIMIT:
+        raise _cluster_weight_refusal(plan_, total)
+    return evaluated
+
+
 def run_rescaling(plan_: Plan, engine: Engine) -> Evaluated:
     """:func:`run`, again with every weight multiplied by a power of two (exact) when the
     products of weighted sums left the DOUBLE range: ``P * N`` is 1e600 for weights of 1e300
@@ -75,6 +133,8 @@ def run_rescaling(plan_: Plan, engine: Engine) -> Evaluated:
     the AUC) as NULL or NaN (or a wrong finite value: the binned bounds, subnormal products),
     or an error on engines that raise on overflow. The class totals
     in the diagnostics stay in the weights' own scale."""
+    if plan_.options.cluster:
+        return run_clustered(plan_, engine)
     column = plan_.spec.scale_free
     if column is None or plan_.roles.weight is None or plan_.roles.weight_exponent:
         return run(plan_, engine)

@@ -136,6 +136,18 @@ def test_evaluate_clustered_matches_obuchowski(backend):
     check_evaluate(got, frame, ["s_a", "s_b"], weighted=True)
 
 
+@pytest.mark.parametrize("big", [1e12, 4e15])
+def test_huge_weights_are_refused_not_dropped(backend, big):
+    # integer weights of 4e15 were counted as 0 by the exact integer sums (a wrong AUC, said
+    # nowhere) and 1e12 overflowed them (the engine's raw error): both are a DataError now
+    frame = make_frame(13, 200, weighted=True)
+    frame["w"] = np.where(np.arange(len(frame)) % 2 == 0, big, 1.0)
+    table = backend.create(frame)
+    for call in (sqlauc.evaluate, sqlauc.compare):
+        with pytest.raises(DataError, match="cluster="):
+            call(backend.con, table, scores=["s_a", "s_b"], weight="w", cluster="user")
+
+
 def test_compare_clustered_matches_obuchowski(backend):
     frame = make_frame(12, 300, weighted=True)
     table = backend.create(frame)

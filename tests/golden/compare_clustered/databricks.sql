@@ -62,12 +62,12 @@ WITH sqlauc_input AS (
     CASE
       WHEN score IS NULL OR baseline_score IS NULL
       THEN CAST(0 AS BIGINT)
-      ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
+      ELSE CAST(SUM(CASE WHEN label = 1 AND w * 0 = 0 THEN w ELSE 0.0 END) AS BIGINT)
     END AS pos_c,
     CASE
       WHEN score IS NULL OR baseline_score IS NULL
       THEN CAST(0 AS BIGINT)
-      ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 AND ABS(w) < 4e15 THEN w ELSE 0.0 END) AS BIGINT)
+      ELSE CAST(SUM(CASE WHEN label = 0 AND w * 0 = 0 THEN w ELSE 0.0 END) AS BIGINT)
     END AS neg_c,
     SUM(n_rows) AS n_rows,
     SUM(CASE WHEN NOT label IS NULL AND NOT score IS NULL THEN n_rows ELSE 0 END) AS n_used,
@@ -144,9 +144,9 @@ WITH sqlauc_input AS (
     model,
     SUM(pos_c) AS m_i,
     SUM(neg_c) AS n_i,
-    SUM(pos_c * row_d1) AS d1_i,
-    SUM(pos_c * row_e) AS u_i,
-    SUM(neg_c * row_f) AS v_i,
+    SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d1 AS DECIMAL(38, 0))) AS d1_i,
+    SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))) AS u_i,
+    SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_f AS DECIMAL(38, 0))) AS v_i,
     SUM(
       CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0)) * CAST(row_e AS DECIMAL(38, 0))
     ) AS ee_i,

@@ -48,12 +48,12 @@ WITH sqlauc_input AS (
   SELECT
     *,
     CASE
-      WHEN label = 1 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
+      WHEN label = 1 AND NOT score IS NULL AND w * 0 = 0
       THEN CAST(w AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS pos_c,
     CASE
-      WHEN label = 0 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
+      WHEN label = 0 AND NOT score IS NULL AND w * 0 = 0
       THEN CAST(w AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END AS neg_c
@@ -92,8 +92,8 @@ WITH sqlauc_input AS (
     model,
     SUM(pos_c) AS m_i,
     SUM(neg_c) AS n_i,
-    SUM(pos_c * row_d) AS u_i,
-    SUM(neg_c * row_b) AS v_i,
+    SUM(CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))) AS u_i,
+    SUM(CAST(neg_c AS DECIMAL(38, 0)) * CAST(row_b AS DECIMAL(38, 0))) AS v_i,
     SUM(
       CAST(pos_c AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0)) * CAST(row_d AS DECIMAL(38, 0))
     ) AS dd_i,

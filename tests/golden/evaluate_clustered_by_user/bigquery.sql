@@ -54,12 +54,12 @@ WITH sqlauc_input AS (
   SELECT
     *,
     CASE
-      WHEN label = 1 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
+      WHEN label = 1 AND NOT score IS NULL AND w * 0 = 0
       THEN CAST(w AS INT64)
       ELSE CAST(0 AS INT64)
     END AS pos_c,
     CASE
-      WHEN label = 0 AND NOT score IS NULL AND w * 0 = 0 AND ABS(w) < 4e15
+      WHEN label = 0 AND NOT score IS NULL AND w * 0 = 0
       THEN CAST(w AS INT64)
       ELSE CAST(0 AS INT64)
     END AS neg_c
@@ -98,8 +98,8 @@ WITH sqlauc_input AS (
     model,
     SUM(pos_c) AS m_i,
     SUM(neg_c) AS n_i,
-    SUM(pos_c * row_d) AS u_i,
-    SUM(neg_c * row_b) AS v_i,
+    SUM(CAST(pos_c AS BIGNUMERIC) * CAST(row_d AS BIGNUMERIC)) AS u_i,
+    SUM(CAST(neg_c AS BIGNUMERIC) * CAST(row_b AS BIGNUMERIC)) AS v_i,
     SUM(
       CAST(pos_c AS BIGNUMERIC) * CAST(row_d AS BIGNUMERIC) * CAST(row_d AS BIGNUMERIC)
     ) AS dd_i,
