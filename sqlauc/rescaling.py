@@ -1,6 +1,7 @@
 """The overflow retry: a weighted query run again with every weight multiplied by a power of
 two (exact) when the products of its weighted sums left the DOUBLE range
-(:func:`run_rescaling`)."""
+(:func:`run_rescaling`); for ``cluster=``, the refusal of weights beyond the clustered
+interval's exact integers (:func:`run_clustered`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 import re
 import warnings
 from dataclasses import replace
+from typing import Any
 
 from sqlglot import exp
 
@@ -44,23 +46,39 @@ def _unscaled(evaluated: Evaluated, exponent: int) -> Evaluated:
     return replace(evaluated, diagnostics=totals)
 
 
+def _weight_probe(
+    plan_: Plan, engine: Engine, *columns: exp.Expr, where: exp.Expr | None = None
+) -> tuple[Any, ...] | None:
+    """After the metric query failed: ``columns`` (aggregates of ``weight``) over the input
+    relation, a second, small query; None when it fails too (the metric query's own error is
+    the one to report)."""
+    relation = plan_.input_relation({"weight"})
+    query = exp.select(*columns).from_(relation.subquery("weighted"))
+    if where is not None:
+        query = query.where(where)
+    try:
+        row = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False), plan_.source)[0]
+    except Exception:
+        return None
+    return tuple(row)
+
+
 def _weight_exponent(plan_: Plan, engine: Engine) -> int | None:
     """After the query failed: the exponent that brings the largest positive weight times
     the rows below 1, when the weights' scale is beyond ``2 ** +-_SCALE_SUSPECT`` (PostgreSQL
     and MariaDB raise on a DOUBLE product that overflows or underflows); None otherwise (a
     second, small query)."""
     weight = exp.column("weight")
-    relation = plan_.input_relation({"weight"})
-    query = (
-        exp.select(exp.Max(this=weight).as_("largest"), exp.Count(this=exp.Star()).as_("n"))
-        .from_(relation.subquery("weighted"))
-        .where(exp.GT(this=weight.copy(), expression=exp.Literal.number(0)))
+    probed = _weight_probe(
+        plan_,
+        engine,
+        exp.Max(this=weight).as_("largest"),
+        exp.Count(this=exp.Star()).as_("n"),
+        where=exp.GT(this=weight.copy(), expression=exp.Literal.number(0)),
     )
-    try:
-        largest, n = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False),
-                                  plan_.source)[0]  # fmt: skip
-    except Exception:  # the metric query's own error is the one to report
+    if probed is None:
         return None
+    largest, n = probed
     if largest is None or not n or not 0 < float(largest) < math.inf:
         return None
     scale = math.frexp(float(largest))[1] + int(n).bit_length()
@@ -84,16 +102,9 @@ def _cluster_weight_refusal(plan_: Plan, total: float) -> DataError:
 
 
 def _total_weight(plan_: Plan, engine: Engine) -> float | None:
-    """After a clustered weighted query failed: the weights' total (a second, small query)."""
-    weight = exp.column("weight")
-    relation = plan_.input_relation({"weight"})
-    query = exp.select(exp.Sum(this=weight).as_("total")).from_(relation.subquery("weighted"))
-    try:
-        (total,) = engine.fetch(rendering.to_sql(query, engine.dialect, pretty=False),
-                                plan_.source)[0]  # fmt: skip
-    except Exception:  # the metric query's own error is the one to report
-        return None
-    return None if total is None else float(total)
+    """After a clustered weighted query failed: the weights' total (:func:`_weight_probe`)."""
+    probed = _weight_probe(plan_, engine, exp.Sum(this=exp.column("weight")).as_("total"))
+    return None if probed is None or probed[0] is None else float(probed[0])
 
 
 def run_clustered(plan_: Plan, engine: Engine) -> Evaluated:
