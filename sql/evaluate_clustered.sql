@@ -3,8 +3,8 @@
 -- DeLong placements; one scan of the table, one linear chain of steps.
 --
 -- Reads placed: the used rows of the (slice, model) with their integer DeLong placements
--- (placements_windowed.sql, windows over the rows, or placements_joined.sql, each row joined
--- to its score's placements where the engine hashes joins: the same columns), keyed by the
+-- (placements_windowed.sql, windows over the rows; where the engine hashes joins, unweighted
+-- input runs evaluate_clustered_joined.sql over placements_joined.sql instead), keyed by the
 -- cluster columns cl_1 .. cl_C (Composition.cluster_keys; so is cluster_sums): pos_c/neg_c
 -- the row's positives and negatives (BIGINTs: frequency weights, a weight-k row is k rows of
 -- its cluster; non-integer weights are refused after the query by the check in Python, as

@@ -1,7 +1,7 @@
 -- placements_windowed: the rows of evaluate's clustered interval with their integer DeLong
--- placements, by windows over the rows (every engine but those that hash joins: see
--- placements_joined.sql, which gives the same columns). Read by evaluate_clustered.sql as
--- placed.
+-- placements, by windows over the rows (every engine but those that hash joins, and weighted
+-- input: see placements_joined.sql, which gives the same integers). Read by
+-- evaluate_clustered.sql as placed.
 --
 -- Reads counted (counted.sql), keyed by the cluster columns cl_1 .. cl_C too: one row per
 -- distinct (score, label, cluster) of the (slice, model), w its weight (its row count when

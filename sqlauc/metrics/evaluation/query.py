@@ -81,12 +81,14 @@ CLUSTERED = Formulation(
     cluster_steps=("cluster_sums",),
 )
 #: What cluster= runs on unweighted input: each row joined to its score's placements
-#: (sql/placements_joined.sql, a hash join on the distinct scores, counted read per row and
-#: twice) where the engine hashes joins; the windows of CLUSTERED elsewhere.
+#: (sql/placements_joined.sql over sql/score_placements.sql, a hash join on the distinct
+#: scores, counted read per row and twice) where the engine hashes joins, the per-cluster sums
+#: narrowed to counts and BIGINT sums (sql/evaluate_clustered_joined.sql: the per-slice sums
+#: from the per-score table); the windows of CLUSTERED elsewhere.
 CLUSTERED_JOINED = Formulation(
-    "evaluate_clustered",
+    "evaluate_clustered_joined",
     per_key="model_counts",
-    stages=(("placed", "placements_joined"),),
+    stages=(("placed", "placements_joined"), ("score_placements", "score_placements")),
     rows=True,
     cluster_steps=("placed", "cluster_sums"),
     overlays_apart=True,
