@@ -524,11 +524,27 @@ class SparkBackend(Backend):
             self.con.catalog.dropTempView(name)
 
 
+#: Spark as deployed: whole-stage code generation, expression code generation with its
+#: fallback (the defaults; what :func:`spark_codegen` restores)
+SPARK_CODEGEN = {
+    "spark.sql.codegen.wholeStage": "true",
+    "spark.sql.codegen.factoryMode": "FALLBACK",
+}
+#: Spark's interpreted evaluation, the suite's default: the same results (Spark's own tests run
+#: both modes) without compiling Java for each of the suite's thousands of tiny queries
+SPARK_INTERPRETED = {
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+}
+
+
 def spark_session() -> Any:
-    """A local[2] SparkSession tuned for small test queries (shared by the suite)."""
+    """A local[2] SparkSession tuned for small test queries (shared by the suite), evaluating
+    interpreted (:func:`spark_default_mode`); :func:`spark_codegen` switches to the deployed
+    mode for the tests that prove each formulation and the plan checks."""
     from pyspark.sql import SparkSession
 
-    spark = (
+    builder = (
         SparkSession.builder.master("local[2]")
         .appName("sqlauc-tests")
         .config("spark.sql.shuffle.partitions", "4")
@@ -536,10 +552,31 @@ def spark_session() -> Any:
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", "2g")
-        .getOrCreate()
     )
+    for key, value in spark_default_mode().items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+@contextlib.contextmanager
+def spark_codegen(spark: Any) -> Any:
+    """Spark with its default code generation (:data:`SPARK_CODEGEN`) inside the block."""
+    for key, value in SPARK_CODEGEN.items():
+        spark.conf.set(key, value)
+    try:
+        yield spark
+    finally:
+        for key, value in spark_default_mode().items():
+            spark.conf.set(key, value)
+
+
+def spark_default_mode() -> dict[str, str]:
+    """The suite's Spark mode: :data:`SPARK_INTERPRETED`, or :data:`SPARK_CODEGEN` everywhere
+    with ``SQLAUC_TEST_SPARK_CODEGEN=1``."""
+    deployed = os.environ.get("SQLAUC_TEST_SPARK_CODEGEN") == "1"
+    return SPARK_CODEGEN if deployed else SPARK_INTERPRETED
 
 
 BACKENDS: dict[str, type[Backend]] = {

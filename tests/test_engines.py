@@ -22,7 +22,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from backends import INF, NAN, NEG_INF, engine_cases, engine_params
+from backends import INF, NAN, NEG_INF, engine_cases, engine_params, spark_codegen
 from datagen import ENCODINGS, make_data
 from reference import (
     brute_auc,
@@ -756,8 +756,21 @@ def test_every_metric_has_a_reference():
     assert set(REFERENCES) == set(sqlauc.metrics.names())
 
 
+@pytest.fixture
+def as_deployed(request):
+    """On Spark, the test runs with Spark's default code generation (the suite's other Spark
+    tests run interpreted, see tests/backends.py): each formulation is proven in both modes."""
+    backend = request.getfixturevalue("backend")
+    if backend.name != "spark":
+        yield
+        return
+    with spark_codegen(request.getfixturevalue("spark")):
+        yield
+
+
 @pytest.mark.parametrize("metric", sqlauc.metrics.names())
 @pytest.mark.parametrize("weights", [None, "int"])
+@pytest.mark.usefixtures("as_deployed")
 def test_every_formulation_of_every_metric(backend, metric, weights):
     """The registry drives this test: each metric's every method, on every engine, equals the
     metric's independent reference (and every method gives the same diagnostics)."""

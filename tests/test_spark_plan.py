@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from backends import SPARK_CODEGEN, spark_codegen
 from datagen import make_data
 from reference import gauc_reference
 from sklearn.metrics import roc_auc_score
@@ -90,6 +91,14 @@ class Executed:
         ]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def as_deployed(spark):
+    """The plan checks read the plans of Spark as deployed: its default code generation (the
+    suite's other Spark tests run interpreted, see tests/backends.py)."""
+    with spark_codegen(spark):
+        yield
+
+
 # ---- data ----
 
 
@@ -138,6 +147,10 @@ def _view(spark, name: str, frame) -> str:
 
 
 # ---- plans ----
+
+
+def test_the_plans_are_those_of_spark_as_deployed(spark):
+    assert {key: spark.conf.get(key) for key in SPARK_CODEGEN} == SPARK_CODEGEN
 
 
 def test_auto_is_bucketed_on_spark(spark, events):
