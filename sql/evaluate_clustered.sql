@@ -69,35 +69,10 @@ totals AS (
         COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
     FROM cluster_centred
 ),
-variances AS (
-    SELECT
-        *,
-        CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d1 AS DOUBLE)
-                / CAST(2 * pos_total * neg_total AS DOUBLE)
-        END AS theta,
-        CAST(
-            CAST(pos_total AS DECIMAL(38, 0)) * d2
-            - CAST(d1 AS DECIMAL(38, 0)) * CAST(d1 AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
-        + CAST(
-            CAST(neg_total AS DECIMAL(38, 0)) * b2
-            - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
-            AS var_delong,
-        (
-            CAST(xx AS DOUBLE) * i10 / NULLIF((i10 - 1) * positives * positives, 0)
-            + CAST(yy AS DOUBLE) * i01 / NULLIF((i01 - 1) * negatives * negatives, 0)
-            - 2.0 * CAST(xy AS DOUBLE) * i_all / NULLIF((i_all - 1) * positives * negatives, 0)
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
-    FROM totals
-),
+-- the variances and the standard error, shared with evaluate_clustered_joined.sql
+-- (sql/clustered_se.sql)
 with_se AS (
-    SELECT
-        *,
-        SQRT(CASE WHEN var_clustered >= 0 THEN var_clustered END) AS se
-    FROM variances
+    SELECT * FROM clustered_se
 )
 -- the interval, shared with evaluate.sql (sql/delong_interval.sql)
 SELECT

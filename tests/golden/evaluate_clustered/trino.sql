@@ -180,11 +180,15 @@ WITH sqlauc_input AS (
       ) * positives * negatives, 0)
     ) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
   FROM totals
-), with_se AS (
+), clustered_se AS (
   SELECT
     *,
     SQRT(CASE WHEN var_clustered >= 0 THEN var_clustered END) AS se
   FROM variances
+), with_se AS (
+  SELECT
+    *
+  FROM clustered_se
 ), delong_interval AS (
   SELECT
     *,
