@@ -18,7 +18,10 @@
 --   (slice, model) (cluster_totals), read beside score_sums (slice_sums) by the one totals
 --   step that the diagnostics' totals join (sqlauc/compose/passes/count_apart.py).
 -- The (slice, model) keys are added to every GROUP BY and join by the composer; the
--- cluster keys to placed and cluster_sums (Formulation.cluster_steps).
+-- cluster keys to placed and cluster_sums (Formulation.cluster_steps). With several models,
+-- placed and cluster_sums are then rewritten over the input's wide rows (one per input row:
+-- each model's join and sums side by side, one (cluster, slice) grouping for all the models;
+-- the same rows and sums: sqlauc/compose/widening.py).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
 WITH score_sums AS (

@@ -83,6 +83,7 @@ def render(
     def build() -> tuple[exp.Select, str]:
         tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
         tree = compose.with_input(tree, relation)
+        compose.widen(tree, composition.formulation)
         if "model" in needed:
             paired = "baseline_score" in needed  # compare: the baseline named on each row
             baseline = inputs.model_labels(b.roles)[0] if paired else None

@@ -69,6 +69,7 @@ import sqlglot
 from sqlglot import exp
 
 from sqlauc import compose, dialects, templates
+from sqlauc.compose import widening
 
 INT, BIGINT, DECIMAL, DOUBLE, SINGLE = "int", "bigint", "decimal", "double", "single"
 BOOL, STRING, NULL, UNKNOWN = "bool", "string", "null", "unknown"
@@ -119,6 +120,11 @@ def own_names() -> frozenset[str]:
               *(f"by_{i}" for i in range(1, 10)), *(f"cl_{i}" for i in range(1, 10))}  # fmt: skip
     for name in templates.names():
         names |= {i.name for i in templates.parse(name).find_all(exp.Identifier)}
+    # the widened per-cluster steps (sqlauc/compose/widening.py): each model's copy of a
+    # joined table or column is named <name>_<k>
+    per_model = {*names, widening.HIT, f"{widening.HIT}s"}
+    names |= {f"{name}_{k}" for name in per_model for k in range(1, 10)}
+    names.add("cluster_sums_wide")
     for record in dialects.records():
         settings = record.query_settings
         names |= set(settings)
@@ -400,10 +406,10 @@ def check_window_frames(tree: exp.Expr, dialect: str) -> list[str]:
 
 def _models_row(select: exp.Select) -> bool:
     """A row of the constant models relation of the long input (``SELECT 'a' AS model``)."""
-    subquery = select.find_ancestor(exp.Subquery)
+    holder = select.find_ancestor(exp.Subquery, exp.CTE)  # a CTE where it is widened
     return (
-        subquery is not None
-        and subquery.alias == "sqlauc_models"
+        holder is not None
+        and holder.alias == "sqlauc_models"
         and all(isinstance(p.unalias(), exp.Literal) for p in select.expressions)
     )
 

@@ -265,3 +265,40 @@ def test_paired_tests_share_the_normal_tail():
         text = (SQL / f"{name}.sql").read_text()
         assert "FROM normal_tail" in text
         assert "37.5193" not in text
+
+
+def test_widened_sums_are_the_long_ones(monkeypatch):
+    """On DuckDB evaluate's per-cluster sums of several models are grouped over the wide rows
+    (one per input row, every model's columns side by side: sqlauc/compose/widening.py);
+    every column equals the long grouping's, to the bit, with NULL labels, scores, days and
+    users."""
+    from sqlauc import compose, render
+
+    frame = make_frame(21, 600, weighted=False, users=30)
+    frame["label"] = frame["label"].astype(float)
+    frame.loc[2::29, "label"] = np.nan
+    frame.loc[4::31, "s_c"] = np.nan
+    frame["day"] = frame["day"].astype(float)
+    frame.loc[6::43, "day"] = np.nan
+    con = duckdb.connect()
+    con.register("t", frame)
+    options = {"scores": ["s_a", "s_b", "s_c"], "by": "day", "cluster": "user"}
+
+    def fresh() -> None:
+        compose._composed.cache_clear()
+        compose._needed.cache_clear()
+        render._CACHE.clear()
+
+    fresh()
+    wide = sqlauc.sql("evaluate", table="t", con=con, **options)
+    with monkeypatch.context() as patch:
+        patch.setattr(compose, "widen", lambda tree, formulation: tree)
+        fresh()
+        long = sqlauc.sql("evaluate", table="t", con=con, **options)
+    fresh()
+    assert "cluster_sums_wide" in wide and "cluster_sums_wide" not in long
+
+    def rows(text: str) -> list[str]:
+        return sorted(repr(row) for row in con.execute(text).fetchall())
+
+    assert rows(wide) == rows(long)

@@ -58,6 +58,7 @@ from sqlauc.compose.passes.count_forms import count_forms
 from sqlauc.compose.passes.derive_label import derive_label
 from sqlauc.compose.passes.inline_key_constants import inline_key_constants
 from sqlauc.compose.passes.single_casts import single_casts
+from sqlauc.compose.widening import widen
 
 __all__ = [
     "CLUSTER_PREFIX",
@@ -92,5 +93,6 @@ __all__ = [
     "slice_collisions",
     "slice_outputs",
     "templates_used",
+    "widen",
     "with_input",
 ]

@@ -82,6 +82,11 @@ class Formulation:
         (:attr:`sqlauc.dialects.dialect.Dialect.shared_ctes` or ``hash_joins`` unset):
         compare's join of each row to the per-score placements reads ``counted`` three times,
         one linear chain there.
+    widened : (str, str) or None
+        With several models: the step that joins each row of ``counted`` (read per row) to
+        per-model tables and the per-cluster step that groups its rows, rewritten over the
+        input's wide rows (one per input row, every model's columns side by side) so the
+        clusters are grouped once for all the models (:func:`sqlauc.compose.widening.widen`).
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -115,6 +120,7 @@ class Formulation:
     overlays_apart: bool = False
     derived: str | None = None
     unshared: Formulation | None = None
+    widened: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,7 @@ CLUSTERED_JOINED = Formulation(
     overlays_apart=True,
     weighted=False,
     unshared=CLUSTERED,
+    widened=("placed", "cluster_sums"),
 )
 #: The columns cluster= adds (evaluate and compare), last.
 CLUSTER_COLUMNS = ("clusters", "design_effect")

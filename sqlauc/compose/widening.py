@@ -1,0 +1,326 @@
+"""Widening: the per-cluster sums of several models over the input's rows, not its long copies.
+
+A clustered formulation that joins each row of ``counted`` (read per row) to per-model tables
+and sums the joined rows per (cluster, slice, model) (:attr:`Formulation.widened`: evaluate's
+``placed`` and ``cluster_sums``) groups the K long copies of every input row: K times as many
+rows and keys as the input has. :func:`widen` rewrites those two steps over the wide rows
+instead (one row per input row, ``score_1 .. score_K`` side by side: the long input's inner
+SELECT, made a step of its own, ``sqlauc_rows``):
+
+* the joined step reads ``sqlauc_rows`` and joins each model's table once (``LEFT JOIN``, the
+  table under the name ``<table>_<k>``, its ``model`` key the model's code), each column
+  once per model (``<column>_<k>``: NULL where that model's join found no row, as its long
+  row was absent from the inner join), and ``sqlauc_hit_<k>``, 1 where it found one;
+* the per-cluster step groups by the cluster and slice keys only (``<step>_wide``), each
+  aggregate once per model over that model's columns, and ``COUNT(sqlauc_hit_<k>)``;
+* the per-cluster step itself becomes that relation cross-joined with the models' codes
+  (``CASE model WHEN 1 THEN <aggregate>_1 ...``), keeping the (cluster, slice, model) rows
+  with a hit: the rows and values of the long grouping, as the aggregates read the same
+  values (COUNT, SUM, MIN, MAX of the same rows; exact sums give the same bits).
+
+The rest of the query (the per-score counts, the diagnostics) still reads the long input,
+cross-joined from ``sqlauc_rows`` (a step read twice, which DuckDB computes once: one scan).
+DuckDB only (the joined formulations run where CTEs are shared and joins hashed). At 3e6
+rows, 3 models x 30 days, 1e5 users it groups 1.9M (user, day) keys of 3e6 rows instead of
+5.7M keys of 9e6 rows: evaluate(cluster=) takes ~12% less CPU. compare(cluster=) is not
+widened: its per-cluster sums are seven DECIMAL(38, 0) sums a model, and the wide grouping
+was no faster there (bench/README.md, 2026-11-29). A query of one model, or of a shape this
+module does not expect, is left as it is (the long grouping: the same numbers).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from sqlauc.compose.formulation import COUNTED, INPUT_RELATION, Formulation
+from sqlauc.compose.tree import ctes_of
+
+ROWS = "sqlauc_rows"
+MODELS = "sqlauc_models"
+HIT = "sqlauc_hit"
+KEY_PREFIXES = ("cl_", "by_")
+
+
+def _is_key(name: str) -> bool:
+    return name.startswith(KEY_PREFIXES) and name.split("_", 1)[1].isdigit()
+
+
+def _cte(name: str, select: exp.Expr) -> exp.CTE:
+    return exp.CTE(this=select, alias=exp.TableAlias(this=exp.to_identifier(name)))
+
+
+def _steps(tree: exp.Select) -> dict[str, exp.CTE]:
+    return {cte.alias: cte for cte in ctes_of(tree)}
+
+
+def _models(source: exp.Select) -> list[tuple[exp.Literal, exp.Column]] | None:
+    """(code, ``sqlauc_rows.score_k``) of each model, from the long input's ``score``."""
+    for projection in source.expressions:
+        if projection.alias_or_name == "score" and isinstance(projection.this, exp.Case):
+            pairs = [(i.this, i.args["true"]) for i in projection.this.args["ifs"]]
+            if all(isinstance(c, exp.Literal) and isinstance(s, exp.Column) for c, s in pairs):
+                return pairs
+    return None
+
+
+def _row_columns(source: exp.Select, counted: exp.Select) -> dict[str, exp.Column] | None:
+    """counted's columns that are the wide rows' own (``sqlauc_rows.<name>``), by name."""
+    if counted.args.get("where") or counted.args.get("group") or counted.args.get("joins"):
+        return None
+    wide = {
+        p.alias_or_name: p.this
+        for p in source.expressions
+        if isinstance(p, exp.Alias) and isinstance(p.this, exp.Column) and p.this.table == ROWS
+    }
+    own = {}
+    for projection in counted.expressions:
+        inner = projection.unalias()
+        if isinstance(inner, exp.Column) and inner.name in wide:
+            own[projection.alias_or_name] = wide[inner.name]
+    return own
+
+
+class _Model:
+    """How one model's copy of the joined step reads: its code, its score column, the joined
+    tables under their model's names (``<table>_<k>``)."""
+
+    def __init__(self, index: int, code: exp.Literal, score: exp.Column, tables: list[str]):
+        self.index, self.code, self.score = index, code, score
+        self.names = {table: f"{table}_{index}" for table in tables}
+
+    def column(self, name: str) -> str:
+        return f"{name}_{self.index}"
+
+
+class _Unexpected(Exception):
+    """The query is not of the shape :func:`widen` rewrites: it is left as it is."""
+
+
+def _owners(steps: dict[str, exp.CTE], tables: list[str]) -> dict[str, str]:
+    """The joined table each unqualified column name of the joined step comes from."""
+    owners: dict[str, str] = {}
+    for table in tables:
+        select = steps[table].this
+        for projection in select.expressions:
+            if isinstance(projection, exp.Star):
+                raise _Unexpected(table)
+            owners.setdefault(projection.alias_or_name, table)
+    return owners
+
+
+Reader = Callable[[exp.Expr], exp.Expr]
+
+
+def _reader(model: _Model, own: dict[str, exp.Column], owners: dict[str, str]) -> Reader:
+    """The rewrite of one expression of the joined step for ``model``."""
+
+    def read(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.Column):
+            return node
+        if node.table == COUNTED:
+            if node.name == "model":
+                return model.code.copy()
+            if node.name == "score":
+                return model.score.copy()
+            if node.name in own:
+                return own[node.name].copy()
+            raise _Unexpected(node.sql())
+        table = node.table or owners.get(node.name)
+        if table not in model.names:
+            raise _Unexpected(node.sql())
+        return exp.column(node.name, table=model.names[table])
+
+    return read
+
+
+def _on(condition: exp.Expr, read: Reader) -> exp.Expr:
+    """A join's condition for one model: the model's code compared with ``=``."""
+    rewritten: exp.Expr = condition.copy().transform(read, copy=False)
+    for node in list(rewritten.find_all(exp.NullSafeEQ)):
+        left, right = node.this, node.expression
+        if isinstance(left, exp.Literal):
+            left, right = right, left
+        if isinstance(right, exp.Literal):
+            node.replace(exp.EQ(this=left.copy(), expression=right.copy()))
+    return rewritten
+
+
+def _matched(condition: exp.Expr, table: str, name: str) -> exp.Expr:
+    """``<name>.<column> IS NOT NULL`` for a column of ``table`` that the join's condition
+    equates (``=``) with a column of ``counted``: the join found a row."""
+    for eq in condition.find_all(exp.EQ):
+        sides = [eq.this, eq.expression]
+        mine = [s for s in sides if isinstance(s, exp.Column) and s.table == table]
+        theirs = [s for s in sides if isinstance(s, exp.Column) and s.table == COUNTED]
+        if mine and theirs:
+            return exp.column(mine[0].name, table=name).is_(exp.null()).not_()
+    raise _Unexpected(condition.sql())
+
+
+def _null_without(node: exp.Expr, names: set[str]) -> set[str]:
+    """The joined tables (of ``names``) whose missing row makes ``node`` NULL: a ``CASE``
+    is needed unless every table's is (the long row was absent where any join failed)."""
+    if isinstance(node, exp.Column):
+        return {node.table} & names
+    if isinstance(node, (exp.Cast, exp.Paren)):
+        return _null_without(node.this, names)
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul)):
+        return _null_without(node.this, names) | _null_without(node.expression, names)
+    if isinstance(node, exp.Case) and node.args.get("default") is None:
+        tables = [_null_without(i.args["true"], names) for i in node.args.get("ifs") or []]
+        return set.intersection(*tables) if tables else set(names)
+    return set()
+
+
+def _joined_step(
+    joined: exp.Select, models: list[_Model], own: dict[str, exp.Column], owners: dict[str, str]
+) -> tuple[exp.Select, list[str]]:
+    """The joined step over the wide rows; and the names of its per-model columns."""
+    source = joined.args["from_"].this
+    joins = joined.args.get("joins") or []
+    if not (isinstance(source, exp.Table) and source.name == COUNTED and joins):
+        raise _Unexpected("the joined step reads counted joined to per-model tables")
+    keys, per_model = [], []
+    for projection in joined.expressions:
+        name = projection.alias_or_name
+        if name == "model":
+            continue
+        if _is_key(name):
+            inner = projection.unalias()
+            if not (isinstance(inner, exp.Column) and inner.name in own):
+                raise _Unexpected(name)
+            keys.append(exp.alias_(own[inner.name].copy(), name))
+        else:
+            per_model.append(projection)
+    wide = exp.select(*keys).from_(ROWS)
+    for model in models:
+        read = _reader(model, own, owners)
+        names = set(model.names.values())
+        hits = []
+        for join in joins:
+            table = join.this
+            if not isinstance(table, exp.Table) or join.args.get("using") or table.alias:
+                raise _Unexpected(join.sql())
+            alias = model.names[table.name]
+            hits.append(_matched(join.args["on"], table.name, alias))
+            wide = wide.join(
+                exp.alias_(exp.to_table(table.name), alias, table=True),
+                on=_on(join.args["on"], read),
+                join_type="LEFT",
+                copy=False,
+            )
+        hit = exp.and_(*hits) if len(hits) > 1 else hits[0]
+        for projection in per_model:
+            value = projection.unalias().copy().transform(read, copy=False)
+            if _null_without(value, names) != names:
+                value = exp.Case(ifs=[exp.If(this=hit.copy(), true=value)])
+            wide.select(exp.alias_(value, model.column(projection.alias_or_name)), copy=False)
+        flag = exp.Case(ifs=[exp.If(this=hit, true=exp.Literal.number(1))])
+        wide.select(exp.alias_(flag, model.column(HIT)), copy=False)
+    return wide, [p.alias_or_name for p in per_model]
+
+
+def _sums_steps(
+    sums: exp.Select, joined_name: str, columns: list[str], models: list[_Model], wide_name: str
+) -> tuple[exp.Select, exp.Select]:
+    """The per-cluster step grouped per (cluster, slice) with each model's aggregates side by
+    side, and the per-cluster step itself read from it per model."""
+    source = sums.args["from_"].this
+    group = sums.args.get("group")
+    if not (isinstance(source, exp.Table) and source.name == joined_name and group) or (
+        sums.args.get("joins") or sums.args.get("where") or sums.args.get("having")
+    ):
+        raise _Unexpected("the per-cluster step groups the joined step's rows")
+    keys = [g.name for g in group.expressions if isinstance(g, exp.Column)]
+    if len(keys) != len(group.expressions) or "model" not in keys:
+        raise _Unexpected(group.sql())
+    kept = [k for k in keys if k != "model"]
+    wide = exp.select(*kept).from_(joined_name).group_by(*kept)
+    model_column = exp.column("model", table=MODELS)
+    picks: list[exp.Expr] = []
+    for projection in sums.expressions:
+        name = projection.alias_or_name
+        if name in keys:
+            picks.append(model_column.copy() if name == "model" else exp.column(name))
+            continue
+        if not projection.find(exp.AggFunc):
+            raise _Unexpected(projection.sql())
+        ifs = []
+        for model in models:
+
+            def rename(node: exp.Expr, model: _Model = model) -> exp.Expr:
+                if isinstance(node, exp.Column):
+                    if node.name not in columns or node.table:
+                        raise _Unexpected(node.sql())
+                    return exp.column(model.column(node.name))
+                return node
+
+            value = projection.unalias().copy().transform(rename, copy=False)
+            wide.select(exp.alias_(value, model.column(name)), copy=False)
+            ifs.append(exp.If(this=model.code.copy(), true=exp.column(model.column(name))))
+        picks.append(exp.alias_(exp.Case(this=model_column.copy(), ifs=ifs), name))
+    hits = []
+    for model in models:
+        count = exp.Count(this=exp.column(model.column(HIT)))
+        wide.select(exp.alias_(count, model.column(HIT + "s")), copy=False)
+        hits.append(exp.If(this=model.code.copy(), true=exp.column(model.column(HIT + "s"))))
+    present = exp.GT(this=exp.Case(this=model_column.copy(), ifs=hits),
+                     expression=exp.Literal.number(0))  # fmt: skip
+    per_model = exp.select(*picks).from_(wide_name).join(MODELS, join_type="CROSS")
+    return wide, per_model.where(present, copy=False)
+
+
+def widen(tree: exp.Select, formulation: Formulation) -> exp.Select:
+    """The query with its :attr:`Formulation.widened` steps over the wide rows (in place;
+    returns the tree); unchanged without them, with one model, or where the query is not of
+    the shape this module rewrites."""
+    if formulation.widened is None:
+        return tree
+    with contextlib.suppress(_Unexpected):
+        _widen(tree, *formulation.widened)
+    return tree
+
+
+def _widen(tree: exp.Select, joined_name: str, sums_name: str) -> None:
+    steps = _steps(tree)
+    if INPUT_RELATION not in steps or f"{sums_name}_wide" in steps or ROWS in steps:
+        raise _Unexpected("steps")
+    source = steps[INPUT_RELATION].this
+    joins = source.args.get("joins") or []
+    rows = source.args["from_"].this
+    if len(joins) != 1 or not isinstance(rows, exp.Subquery) or rows.alias != ROWS:
+        raise _Unexpected("one model")
+    if not (isinstance(joins[0].this, exp.Subquery) and joins[0].this.alias == MODELS):
+        raise _Unexpected("one model")
+    pairs, own = _models(source), _row_columns(source, steps[COUNTED].this)
+    if pairs is None or own is None:
+        raise _Unexpected("the long input")
+    joined = steps[joined_name].this
+    tables = [j.this.name for j in joined.args.get("joins") or []]
+    if any(t not in steps for t in tables):
+        raise _Unexpected("joined tables")
+    models = [_Model(i + 1, code, score, tables) for i, (code, score) in enumerate(pairs)]
+    readers = [
+        name
+        for name, cte in steps.items()
+        if name != sums_name and any(t.name == joined_name for t in cte.this.find_all(exp.Table))
+    ]
+    if readers or any(t.name == joined_name for t in tree.args["from_"].find_all(exp.Table)):
+        raise _Unexpected("the joined step is read by its per-cluster step only")
+    new_joined, columns = _joined_step(joined, models, own, _owners(steps, tables))
+    wide_name = f"{sums_name}_wide"
+    wide_sums, per_model = _sums_steps(steps[sums_name].this, joined_name, columns, models,
+                                       wide_name)  # fmt: skip
+    models_relation = joins[0].this
+    source.set("from_", exp.From(this=exp.to_table(ROWS)))
+    joins[0].set("this", exp.to_table(MODELS))
+    expressions = tree.args["with_"].expressions
+    at = [c.alias for c in expressions].index(INPUT_RELATION)
+    expressions[at:at] = [_cte(ROWS, rows.this), _cte(MODELS, models_relation.this)]
+    steps[joined_name].set("this", new_joined)
+    at = [c.alias for c in expressions].index(sums_name)
+    expressions.insert(at, _cte(wide_name, wide_sums))
+    steps[sums_name].set("this", per_model)
