@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 from sqlglot import exp
 
-from sqlauc import checks, compose, inputs, sampling
+from sqlauc import checks, compose, input_splice, inputs, sampling
 from sqlauc import render as rendering
 from sqlauc.binding import bind
 from sqlauc.dialects import Dialect
@@ -79,25 +79,43 @@ def render(
     )
 
     label_rule = inputs.label_of_value(b.roles, b.positive, needed, b.dialect, negative)
+    paired = "baseline_score" in needed  # compare: the baseline named on each row
+    models = inputs.model_names(b.roles, needed) if "model" in needed else None
+    baseline = inputs.model_labels(b.roles)[0] if models is not None and paired else None
 
-    def build() -> tuple[exp.Select, str]:
+    def build(relation_: exp.Select) -> tuple[exp.Select, str]:
         tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
-        tree = compose.with_input(tree, relation)
+        tree = compose.with_input(tree, relation_)
         compose.widen(tree, composition.formulation)
-        if "model" in needed:
-            paired = "baseline_score" in needed  # compare: the baseline named on each row
-            baseline = inputs.model_labels(b.roles)[0] if paired else None
-            compose.name_models(tree, inputs.model_names(b.roles, needed), baseline)
+        if models is not None:
+            compose.name_models(tree, models, baseline)
         if b.roles.by:
             _name_slices(spec, tree, b.roles.by)
         return tree, rendering.to_sql(tree, b.dialect)
 
-    # the models' names are not in the relation's SQL where the engine renamed a column
-    key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect,
-           b.roles.score_spellings)  # fmt: skip
-    tree, sql = rendering.cached(key, build)
+    # the query over a placeholder relation, keyed on what shapes it but not on the relation
+    shape = (spec.name, composition, tuple(sorted(params.items())), b.dialect,
+             _rule_key(label_rule), models, baseline, b.roles.by)  # fmt: skip
+    # a widened query reads the relation's own parts (sqlauc/compose/widening.py): whole
+    widened = composition.formulation.widened is not None and len(models or ()) > 1
+    sql = None
+    if not widened:
+        tree, text = rendering.cached(shape, lambda: build(input_splice.PLACEHOLDER))
+        sql = input_splice.splice(text, relation, b.dialect)
+    spliced: exp.Select | None = relation
+    if sql is None:  # rendered whole; the key holds the models' spellings, as the relation's
+        key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect,
+               b.roles.score_spellings)  # fmt: skip  # SQL may not (a column the engine renamed)
+        tree, sql = rendering.cached(key, lambda: build(relation))
+        spliced = None
     columns = [e.alias_or_name for e in tree.expressions]
-    return Plan(spec, options, bound, method, negative, tree, sql, columns)
+    return Plan(spec, options, bound, method, negative, tree, sql, columns, spliced)
+
+
+def _rule_key(rule: inputs.LabelRule) -> tuple[str, ...]:
+    """The label rule as exact text (``repr`` spells out the node types and their arguments)."""
+    equals = (f"{k}={e!r}" for k, e in sorted(rule.equals.items()))
+    return (repr(rule.value), repr(rule.is_null), *equals)
 
 
 def _name_slices(spec: MetricSpec, tree: exp.Select, names: tuple[str, ...]) -> None:
@@ -194,9 +212,14 @@ def unordered(plan_: Plan) -> tuple[str, tuple[int, ...]]:
         positions.append(plan_.output_columns.index(name))
 
     def build() -> str:
+        relation = plan_.spliced_relation
+        dialect = plan_.bound.dialect
         tree = plan_.tree.copy()
         tree.set("order", None)
-        return rendering.to_sql(tree, plan_.bound.dialect)
+        if relation is None:
+            return rendering.to_sql(tree, dialect)
+        text = input_splice.splice(rendering.to_sql(tree, dialect), relation, dialect)
+        return text or rendering.to_sql(input_splice.whole(tree, relation), dialect)
 
     return rendering.cached_text(("unordered", plan_.sql), build), tuple(positions)
 

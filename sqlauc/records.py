@@ -240,9 +240,12 @@ class Plan:
     bound: Bound
     method: str
     negative: exp.Expr | None  # the negative label's literal, when known in advance
-    tree: exp.Select
+    tree: exp.Select  # shared: do not modify it
     sql: str
     output_columns: list[str]
+    #: the input relation spliced into ``sql`` where ``tree`` reads a placeholder
+    #: (:mod:`sqlauc.input_splice`); None where ``tree`` holds the relation itself
+    spliced_relation: exp.Select | None = None
 
     # what checks.py reads
     @property
