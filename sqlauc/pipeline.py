@@ -82,11 +82,14 @@ def render(
     paired = "baseline_score" in needed  # compare: the baseline named on each row
     models = inputs.model_names(b.roles, needed) if "model" in needed else None
     baseline = inputs.model_labels(b.roles)[0] if models is not None and paired else None
+    # a widened query reads the relation's own parts (sqlauc/compose/widening.py): whole
+    widened = composition.formulation.widened is not None and len(models or ()) > 1
 
     def build(relation_: exp.Select) -> tuple[exp.Select, str]:
         tree = compose.rendered(composition, compose.compose(composition, params), label_rule)
         tree = compose.with_input(tree, relation_)
-        compose.widen(tree, composition.formulation)
+        if widened:
+            compose.widen(tree, composition.formulation)
         if models is not None:
             compose.name_models(tree, models, baseline)
         if b.roles.by:
@@ -96,8 +99,6 @@ def render(
     # the query over a placeholder relation, keyed on what shapes it but not on the relation
     shape = (spec.name, composition, tuple(sorted(params.items())), b.dialect,
              _rule_key(label_rule), models, baseline, b.roles.by)  # fmt: skip
-    # a widened query reads the relation's own parts (sqlauc/compose/widening.py): whole
-    widened = composition.formulation.widened is not None and len(models or ()) > 1
     sql = None
     if not widened:
         tree, text = rendering.cached(shape, lambda: build(input_splice.PLACEHOLDER))

@@ -290,7 +290,7 @@ def _widen(tree: exp.Select, joined_name: str, sums_name: str) -> None:
         raise _Unexpected("steps")
     source = steps[INPUT_RELATION].this
     joins = source.args.get("joins") or []
-    rows = source.args["from_"].this
+    rows = source.args["from_"].this if source.args.get("from_") else None
     if len(joins) != 1 or not isinstance(rows, exp.Subquery) or rows.alias != ROWS:
         raise _Unexpected("one model")
     if not (isinstance(joins[0].this, exp.Subquery) and joins[0].this.alias == MODELS):
