@@ -177,6 +177,7 @@ def test_one_scan_with_metrics(con, k):
     assert len(re.findall(r"Table: (memory\.main\.)?input_t", plan)) == 1, plan
 
 
+@pytest.mark.slow  # 4 runs over 300,000 rows, as tests/test_reproducible.py (slow) does
 def test_sums_are_reproducible_across_threads():
     """Unweighted: the same bits at 1 and 4 DuckDB threads (ordered sums over the scores, and
     over the groups' shares for gauc)."""
