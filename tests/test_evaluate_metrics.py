@@ -177,6 +177,7 @@ def test_one_scan_with_metrics(con, k):
     assert len(re.findall(r"Table: (memory\.main\.)?input_t", plan)) == 1, plan
 
 
+@pytest.mark.slow  # 4 runs over 300,000 rows, as tests/test_reproducible.py (slow) does
 def test_sums_are_reproducible_across_threads():
     """Unweighted: the same bits at 1 and 4 DuckDB threads (ordered sums over the scores, and
     over the groups' shares for gauc)."""
@@ -222,10 +223,12 @@ def gauc_frame(seed: int) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize(
-    "group_weight",
-    sweep(["impressions", "clicks", "uniform", "gw"], lambda g: g in ("clicks", "gw")),
+    ("group_weight", "weighted"),
+    sweep(
+        [(g, w) for g in ("impressions", "clicks", "uniform", "gw") for w in (False, True)],
+        lambda case: case in (("clicks", False), ("gw", True)),
+    ),
 )
-@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 def test_gauc_matches_the_reference(backend, group_weight, weighted):
     """gauc per (slice, model) against the brute-force per-group AUCs of tests/reference.py
     (sqlauc.gauc's rule: groups with both classes, NULL group excluded, weights)."""
