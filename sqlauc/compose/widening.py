@@ -20,12 +20,11 @@ SELECT, made a step of its own, ``sqlauc_rows``):
 
 The rest of the query (the per-score counts, the diagnostics) still reads the long input,
 cross-joined from ``sqlauc_rows`` (a step read twice, which DuckDB computes once: one scan).
-DuckDB only (the joined formulations run where CTEs are shared and joins hashed). At 3e6
-rows, 3 models x 30 days, 1e5 users it groups 1.9M (user, day) keys of 3e6 rows instead of
-5.7M keys of 9e6 rows: evaluate(cluster=) takes 4-12% less CPU. compare(cluster=) is not
-widened: its per-cluster sums are seven DECIMAL(38, 0) sums a model, and the wide grouping
-was no faster there (bench/README.md, 2026-11-29). A query of one model, or of a shape this
-module does not expect, is left as it is (the long grouping: the same numbers).
+DuckDB only (the joined formulations run where CTEs are shared and joins hashed); it groups
+K times fewer keys (measured in bench/README.md). compare(cluster=) is not widened: its
+per-cluster sums are seven DECIMAL(38, 0) sums a model, and the wide grouping was no faster.
+A query of one model, or of a shape this module does not expect, is left as it is (the long
+grouping: the same numbers).
 """
 
 from __future__ import annotations
