@@ -97,16 +97,17 @@ def render(
         return tree, rendering.to_sql(tree, b.dialect)
 
     # the query over a placeholder relation, keyed on what shapes it but not on the relation
-    shape = (spec.name, composition, tuple(sorted(params.items())), b.dialect,
-             _rule_key(label_rule), models, baseline, b.roles.by)  # fmt: skip
+    folded = tuple(sorted(params.items()))
+    shape = (spec.name, composition, folded, b.dialect, _rule_key(label_rule), models, baseline,
+             b.roles.by)  # fmt: skip
     sql = None
     if not widened:
         tree, text = rendering.cached(shape, lambda: build(input_splice.PLACEHOLDER))
         sql = input_splice.splice(text, relation, b.dialect)
     spliced: exp.Select | None = relation
-    if sql is None:  # rendered whole; the key holds the models' spellings, as the relation's
-        key = (composition, tuple(sorted(params.items())), relation.sql(), b.dialect,
-               b.roles.score_spellings)  # fmt: skip  # SQL may not (a column the engine renamed)
+    if sql is None:  # rendered whole; the key holds the models' spellings, which the relation's
+        # SQL may not (a column the engine renamed)
+        key = (composition, folded, relation.sql(), b.dialect, b.roles.score_spellings)
         tree, sql = rendering.cached(key, lambda: build(relation))
         spliced = None
     columns = [e.alias_or_name for e in tree.expressions]
