@@ -1,12 +1,13 @@
 -- compare_clustered: compare's paired test per (slice, model) with the clustered variance of
 -- Obuchowski (1997) (compare(cluster=...)): one scan of the table.
 --
--- Reads placed, compare.sql's rows with both models' integer placements (paired_joined.sql
--- where the engine computes a CTE read several times once, paired_combos.sql elsewhere),
--- keyed by the cluster columns cl_1 .. cl_C (Composition.cluster_keys; so is cluster_sums),
--- with its used positives and negatives pos_c, neg_c (BIGINTs: frequency weights, a weight-k
--- row is k rows of its cluster; non-integer weights are refused after the query by the check
--- in Python) and the integers row_d1 (d_1 = 2 neg_ge_1 - neg_eq_1 of the baseline: a
+-- Reads placed, compare.sql's rows with both models' integer placements (paired_combos.sql:
+-- weighted input, and the engines that compute a CTE once per read or do not hash joins;
+-- unweighted input on DuckDB runs compare_clustered_joined.sql, the same algebra), keyed by
+-- the cluster columns cl_1 .. cl_C (Composition.cluster_keys; so is cluster_sums), with its
+-- used positives and negatives pos_c, neg_c (BIGINTs: frequency weights, a weight-k row is k
+-- rows of its cluster; non-integer weights are refused after the query by the check in
+-- Python) and the integers row_d1 (d_1 = 2 neg_ge_1 - neg_eq_1 of the baseline: a
 -- positive's V10_1 = (2 N - d_1) / (2 N)), row_e = d_2 - d_1 and row_f = b_2 - b_1 (j = 2 the
 -- model; b_j = 2 pos_ge_j - pos_eq_j: a negative's V01_j = b_j / (2 P)), as in compare.sql.
 -- The paired test reads the placement differences (model - baseline): a positive's
@@ -25,6 +26,8 @@
 -- in DECIMAL(38, 0): exact in any order, the same digits at any thread count. auc_1 =
 -- (2 P N - D_1) / (2 P N), auc_2 = (2 P N - D_1 - E) / (2 P N), D_1 = sum d_1 (compare.sql's,
 -- the same bits).
+-- The AUCs, both variances and z are the shared stage sql/clustered_diff.sql (read by
+-- compare_clustered_joined.sql too);
 --   diff_low/high = diff -/+ :z sqrt(Var), z = diff / sqrt(Var), p_value as in compare.sql
 -- (sql/normal_tail.sql, shared with the other paired tests).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
@@ -62,41 +65,10 @@ totals AS (
         COUNT(CASE WHEN m_i + n_i > 0 THEN 1 END) AS i_all
     FROM cluster_centred
 ),
-tested AS (
-    SELECT
-        *,
-        CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE)
-                / CAST(2 * pos_total * neg_total AS DOUBLE)
-        END AS auc_1,
-        CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE)
-                / CAST(2 * pos_total * neg_total AS DOUBLE)
-        END AS auc_2,
-        (
-            CAST(xx AS DOUBLE) * i10 / NULLIF((i10 - 1) * positives * positives, 0)
-            + CAST(yy AS DOUBLE) * i01 / NULLIF((i01 - 1) * negatives * negatives, 0)
-            - 2.0 * CAST(xy AS DOUBLE) * i_all / NULLIF((i_all - 1) * positives * negatives, 0)
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff,
-        CAST(
-            CAST(pos_total AS DECIMAL(38, 0)) * ee
-            - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
-        + CAST(
-            CAST(neg_total AS DECIMAL(38, 0)) * ff
-            - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
-            AS var_rows
-    FROM totals
-),
+-- the AUCs, the variances and z, shared with compare_clustered_joined.sql
+-- (sql/clustered_diff.sql)
 scored AS (
-    SELECT
-        *,
-        auc_2 - auc_1 AS delta,
-        (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
-    FROM tested
+    SELECT * FROM clustered_diff
 )
 -- the p-value, shared with the other paired tests (sql/normal_tail.sql)
 SELECT

@@ -259,19 +259,37 @@ def test_refusals():
 
 
 def test_paired_tests_share_the_normal_tail():
-    """compare.sql and compare_clustered.sql take their p-value from the shared stage
-    sql/normal_tail.sql: no copy of Cody's approximation is left in them."""
-    for name in ("compare", "compare_clustered"):
+    """compare.sql and compare_clustered(_joined).sql take their p-value from the shared stage
+    sql/normal_tail.sql: no copy of Cody's approximation is left in them; both clustered
+    templates take their AUCs, variances and z from sql/clustered_diff.sql."""
+    for name in ("compare", "compare_clustered", "compare_clustered_joined"):
         text = (SQL / f"{name}.sql").read_text()
         assert "FROM normal_tail" in text
         assert "37.5193" not in text
+    for name in ("compare_clustered", "compare_clustered_joined"):
+        text = (SQL / f"{name}.sql").read_text()
+        assert "FROM clustered_diff" in text
+        assert "AS var_rows" not in text
 
 
-def test_widened_sums_are_the_long_ones(monkeypatch):
-    """On DuckDB evaluate's per-cluster sums of several models are grouped over the wide rows
-    (one per input row, every model's columns side by side: sqlauc/compose/widening.py);
-    every column equals the long grouping's, to the bit, with NULL labels, scores, days and
-    users."""
+def test_bigint_squares_raise_beyond_their_range():
+    """compare_clustered_joined.sql sums e^2 and f^2 as BIGINT products (|e| <= 2 N: exact
+    while N < 1.5e9); beyond that DuckDB raises on the INT64 overflow instead of wrapping, and
+    run_clustered's refusal reads its message (sqlauc/rescaling.py)."""
+    con = duckdb.connect()
+    edge = 3037000499  # floor(sqrt(2^63 - 1))
+    square = "SELECT SUM(x * x) FROM (SELECT CAST({} AS BIGINT) AS x)"
+    assert con.execute(square.format(edge)).fetchall() == [(edge * edge,)]
+    with pytest.raises(duckdb.OutOfRangeException, match=r"(?i)overflow"):
+        con.execute(square.format(edge + 1)).fetchall()
+
+
+@pytest.mark.parametrize("metric", ["evaluate", "compare"])
+def test_widened_sums_are_the_long_ones(monkeypatch, metric):
+    """On DuckDB evaluate's and compare's per-cluster sums of several models are grouped over
+    the wide rows (one per input row, every model's columns side by side:
+    sqlauc/compose/widening.py); every column equals the long grouping's, to the bit, with
+    NULL labels, scores, days and users."""
     from sqlauc import compose, render
 
     frame = make_frame(21, 600, weighted=False, users=30)
@@ -290,11 +308,11 @@ def test_widened_sums_are_the_long_ones(monkeypatch):
         render._CACHE.clear()
 
     fresh()
-    wide = sqlauc.sql("evaluate", table="t", con=con, **options)
+    wide = sqlauc.sql(metric, table="t", con=con, **options)
     with monkeypatch.context() as patch:
         patch.setattr(compose, "widen", lambda tree, formulation: tree)
         fresh()
-        long = sqlauc.sql("evaluate", table="t", con=con, **options)
+        long = sqlauc.sql(metric, table="t", con=con, **options)
     fresh()
     assert "cluster_sums_wide" in wide and "cluster_sums_wide" not in long
 

@@ -2,10 +2,10 @@
 
 A clustered formulation that joins each row of ``counted`` (read per row) to per-model tables
 and sums the joined rows per (cluster, slice, model) (:attr:`Formulation.widened`: evaluate's
-``placed`` and ``cluster_sums``) groups the K long copies of every input row: K times as many
-rows and keys as the input has. :func:`widen` rewrites those two steps over the wide rows
-instead (one row per input row, ``score_1 .. score_K`` side by side: the long input's inner
-SELECT, made a step of its own, ``sqlauc_rows``):
+and compare's ``placed`` and ``cluster_sums``) groups the K long copies of every input row: K
+times as many rows and keys as the input has. :func:`widen` rewrites those two steps over the
+wide rows instead (one row per input row, ``score_1 .. score_K`` side by side: the long input's
+inner SELECT, made a step of its own, ``sqlauc_rows``):
 
 * the joined step reads ``sqlauc_rows`` and joins each model's table once (``LEFT JOIN``, the
   table under the name ``<table>_<k>``, its ``model`` key the model's code), each column
@@ -21,8 +21,9 @@ SELECT, made a step of its own, ``sqlauc_rows``):
 The rest of the query (the per-score counts, the diagnostics) still reads the long input,
 cross-joined from ``sqlauc_rows`` (a step read twice, which DuckDB computes once: one scan).
 DuckDB only (the joined formulations run where CTEs are shared and joins hashed); it groups
-K times fewer keys (measured in bench/README.md). compare(cluster=) is not widened: its
-per-cluster sums are seven DECIMAL(38, 0) sums a model, and the wide grouping was no faster.
+K times fewer keys (measured in bench/README.md). Evaluate's and compare's clustered
+formulations are widened (``evaluate_clustered_joined.sql``, ``compare_clustered_joined.sql``:
+narrow per-cluster sums, counts and BIGINT sums, which is what makes the wide grouping pay).
 A query of one model, or of a shape this module does not expect, is left as it is (the long
 grouping: the same numbers).
 """

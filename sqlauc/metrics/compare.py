@@ -1,17 +1,18 @@
 """The paired DeLong test of several models against a baseline, per slice: :func:`compare`.
 
 The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with the constant
-relation of the models after the baseline), and each row carries the baseline's score beside
-the model's (``baseline_score``). Where the engine computes a CTE read several times once
-(DuckDB: ``Dialect.hash_joins``), each row is joined to both models' per-distinct-score
-placements (``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the
-distinct (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read
-once on every engine. Either way ``sql/compare.sql`` sums the test from integer placements
-(with ``cluster=``, ``sql/compare_clustered.sql`` per cluster). That is for unweighted input,
-whose placements are row counts; weighted input runs ``sql/compare_weighted.sql``, the chain
-over the pairs with its sums in DOUBLE, since an integer weight of 1e12 or 4e15 is a
-frequency weight too and would take integer placements out of a BIGINT (with ``cluster=``,
-the chain of ``sql/paired_combos.sql``, as before).
+relation of the models after the baseline), and each row carries the baseline's score beside the
+model's (``baseline_score``). Where the engine computes a CTE read several times once (DuckDB:
+``Dialect.hash_joins``), each row is joined to both models' per-distinct-score placements
+(``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the distinct
+(baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read once on
+every engine. Either way ``sql/compare.sql`` sums the test from integer placements (with
+``cluster=``, per cluster: ``sql/compare_clustered_joined.sql`` over the joined rows,
+``sql/compare_clustered.sql`` over the chain; both end in ``sql/clustered_diff.sql``). That is
+for unweighted input, whose placements are row counts; weighted input runs
+``sql/compare_weighted.sql``, the chain over the pairs with its sums in DOUBLE, since an integer
+weight of 1e12 or 4e15 is a frequency weight too and would take integer placements out of a
+BIGINT (with ``cluster=``, the chain of ``sql/paired_combos.sql``, as before).
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ COMBOS = Formulation(
     counted_keys=("baseline_score",),
     stages=(("placed", "paired_combos"),),
 )
+#: The stages of the joined formulations (unweighted input, DuckDB): each row of counted joined
+#: to both models' per-distinct-score placements (sql/paired_joined.sql), which are stages of
+#: their own (not per row: aggregates over the rows read per row).
+JOINED_STAGES = (
+    ("placed", "paired_joined"),
+    ("model_placed", "model_placed"),
+    ("baseline_placed", "baseline_placed"),
+)
 #: What compare runs on weighted input: the linear chain over the (baseline score, model
 #: score) pairs with the placements and their sums in DOUBLE (sql/compare_weighted.sql).
 WEIGHTED = Formulation(
@@ -64,7 +73,7 @@ GROUPED = Formulation(
     "compare",
     per_key="model_counts",
     counted_keys=("baseline_score",),
-    stages=(("placed", "paired_joined"),),
+    stages=JOINED_STAGES,
     rows=True,  # counted per row: grouping by the score pairs would keep almost every row
     overlays_apart=True,
     unshared=COMBOS,
@@ -79,17 +88,22 @@ CLUSTERED_COMBOS = Formulation(
     stages=(("placed", "paired_combos"),),
     cluster_steps=("combos", "cluster_sums"),
 )
-#: What cluster= runs on unweighted input: sql/compare_clustered.sql over the joined rows keyed
-#: by the clusters too, the placement differences summed per cluster, Obuchowski's variance.
+#: What cluster= runs on unweighted input: sql/compare_clustered_joined.sql over the joined
+#: rows keyed by the clusters too: the placement differences summed per cluster in BIGINTs,
+#: the per-(slice, model) sums taken from the per-score tables, Obuchowski's variance; with
+#: several models the per-cluster sums are grouped over the input's wide rows
+#: (sqlauc/compose/widening.py).
 CLUSTERED = Formulation(
-    "compare_clustered",
+    "compare_clustered_joined",
     per_key="model_counts",
     counted_keys=("baseline_score",),
-    stages=(("placed", "paired_joined"),),
+    stages=JOINED_STAGES,
     rows=True,
     cluster_steps=("placed", "cluster_sums"),
     overlays_apart=True,
+    weighted=False,
     unshared=CLUSTERED_COMBOS,
+    widened=("placed", "cluster_sums"),
 )
 
 

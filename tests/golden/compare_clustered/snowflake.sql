@@ -240,7 +240,7 @@ WITH sqlauc_input AS (
       negatives - 1
     ), 0) AS var_rows
   FROM totals
-), scored AS (
+), clustered_diff AS (
   SELECT
     *,
     auc_2 - auc_1 AS delta,
@@ -248,6 +248,10 @@ WITH sqlauc_input AS (
       auc_2 - auc_1
     ) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
   FROM tested
+), scored AS (
+  SELECT
+    *
+  FROM clustered_diff
 ), tail_clamped AS (
   SELECT
     *,
