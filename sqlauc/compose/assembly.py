@@ -76,13 +76,28 @@ def _cte(select: exp.Select, name: str) -> exp.CTE:
 @dataclass
 class _Parts:
     """The query being assembled: its steps in order, the SELECTs the keys are added to, and
-    the stages that read the core's own steps (``auc_ratio`` reads ``totals``;
-    ``normal_tail`` reads the paired GAUC core's ``scored``), each with its own steps,
-    put among the core's steps before the first one that reads it (:func:`_place_late`)."""
+    the late stages: those that read the core's own steps (``auc_ratio`` reads ``totals``;
+    ``normal_tail`` reads the paired GAUC core's ``scored``) or another late stage
+    (``clustered_se`` reads ``delong_variance``, which reads ``totals``), each with its own
+    steps, in groups (a stage with the late stages it reads, after them) that are put among
+    the core's steps before the first one that reads the group (:func:`_place_late`)."""
 
     ctes: list[exp.CTE] = field(default_factory=list)
     keyed: list[exp.Select] = field(default_factory=list)
-    late: list[list[exp.CTE]] = field(default_factory=list)
+    late: list[list[list[exp.CTE]]] = field(default_factory=list)
+
+    def late_relations(self) -> set[str]:
+        """The relations of the late stages so far."""
+        return {stage[-1].alias for group in self.late for stage in group}
+
+    def add_late(self, stage: list[exp.CTE], read: set[str]) -> None:
+        """A late stage (its steps, then its relation): in one group after the late stages
+        whose relations it reads (their groups merged, in their order), else in its own."""
+        hit = [i for i, group in enumerate(self.late) if read & {s[-1].alias for s in group}]
+        merged = [*(s for i in hit for s in self.late[i]), stage]
+        at = hit[0] if hit else len(self.late)
+        self.late = [group for i, group in enumerate(self.late) if i not in hit]
+        self.late.insert(at, merged)
 
 
 def _shared_stage(
@@ -99,11 +114,13 @@ def _shared_stage(
     stage_ctes = ctes_of(stage)
     stage.set("with_", None)
     selects = [*(c.this for c in stage_ctes), stage]
-    if any(t.name in own_steps for select in selects for t in select.find_all(exp.Table)):
+    read = {t.name for select in selects for t in select.find_all(exp.Table)}
+    if read & (own_steps | parts.late_relations()):
         # it reads the core's own steps (normal_tail.sql reads scored, cluster_centred.sql
-        # cluster_sums): before the first step that reads it, with its own steps
+        # cluster_sums) or a late stage (clustered_se.sql reads delong_variance): before the
+        # first step that reads it, with its own steps
         parts.keyed.extend(selects)
-        parts.late.append([*stage_ctes, _cte(stage, relation)])
+        parts.add_late([*stage_ctes, _cte(stage, relation)], read)
         return
     if relation == COUNTED:
         for key in reversed((*formulation.counted_keys, *composition.cluster_keys)):
@@ -124,20 +141,20 @@ def _shared_stage(
         parts.ctes.append(_cte(after, formulation.after_counted))
 
 
-def _place_late(own: list[exp.CTE], late: list[list[exp.CTE]]) -> list[exp.CTE]:
-    """The core's steps with each late stage (its steps, then its relation) put before the
-    first core step that reads its relation (after them all when only the final SELECT
-    does)."""
+def _place_late(own: list[exp.CTE], late: list[list[list[exp.CTE]]]) -> list[exp.CTE]:
+    """The core's steps with each group of late stages (each stage's steps, then its
+    relation) put before the first step that reads one of the group's relations (after them
+    all when only the final SELECT does)."""
     steps = list(own)
-    for stage in late:
-        relation = stage[-1].alias
+    for group in late:
+        relations = {stage[-1].alias for stage in group}
         readers = [
             i
             for i, cte in enumerate(steps)
-            if any(t.name == relation for t in cte.this.find_all(exp.Table))
+            if any(t.name in relations for t in cte.this.find_all(exp.Table))
         ]
         position = readers[0] if readers else len(steps)
-        steps[position:position] = stage
+        steps[position:position] = [cte for stage in group for cte in stage]
     return steps
 
 

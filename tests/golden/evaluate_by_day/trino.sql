@@ -126,21 +126,28 @@ WITH sqlauc_input AS (
   GROUP BY
     by_1,
     model
-), with_se AS (
+), totals AS (
+  SELECT
+    *
+  FROM placement_sums
+), delong_variance AS (
   SELECT
     *,
     CASE
       WHEN pos_total > 0 AND neg_total > 0
       THEN CAST(2 * pos_total * neg_total - d1 AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
     END AS theta,
-    SQRT(
-      CAST(CAST(pos_total AS DECIMAL(38, 0)) * d2 - CAST(d1 AS DECIMAL(38, 0)) * CAST(d1 AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-        positives - 1
-      ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * b2 - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-        negatives - 1
-      ), 0)
-    ) AS se
-  FROM placement_sums
+    CAST(CAST(pos_total AS DECIMAL(38, 0)) * d2 - CAST(d1 AS DECIMAL(38, 0)) * CAST(d1 AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      positives - 1
+    ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * b2 - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      negatives - 1
+    ), 0) AS var_delong
+  FROM totals
+), with_se AS (
+  SELECT
+    *,
+    SQRT(var_delong) AS se
+  FROM delong_variance
 ), delong_interval AS (
   SELECT
     *,

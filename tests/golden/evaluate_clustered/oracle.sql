@@ -160,7 +160,7 @@ WITH sqlauc_input AS (
   FROM cluster_centred
   GROUP BY
     model
-), variances AS (
+), delong_variance AS (
   SELECT
     *,
     CASE
@@ -171,7 +171,11 @@ WITH sqlauc_input AS (
       positives - 1
     ), 0) + CAST(CAST(neg_total AS NUMBER(38, 0)) * b2 - CAST(b1 AS NUMBER(38, 0)) * CAST(b1 AS NUMBER(38, 0)) AS BINARY_DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
       negatives - 1
-    ), 0) AS var_delong,
+    ), 0) AS var_delong
+  FROM totals
+), variances AS (
+  SELECT
+    *,
     (
       CAST(xx AS BINARY_DOUBLE) * i10 / NULLIF((
         i10 - 1
@@ -181,7 +185,7 @@ WITH sqlauc_input AS (
         i_all - 1
       ) * positives * negatives, 0)
     ) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
-  FROM totals
+  FROM delong_variance
 ), clustered_se AS (
   SELECT
     *,

@@ -158,7 +158,7 @@ WITH sqlauc_input AS (
   FROM cluster_centred
   GROUP BY
     model
-), variances AS (
+), delong_variance AS (
   SELECT
     *,
     CASE
@@ -169,7 +169,11 @@ WITH sqlauc_input AS (
       positives - 1
     ), 0) + CAST(CAST(neg_total AS NUMERIC(38, 0)) * b2 - CAST(b1 AS NUMERIC(38, 0)) * CAST(b1 AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
       negatives - 1
-    ), 0) AS var_delong,
+    ), 0) AS var_delong
+  FROM totals
+), variances AS (
+  SELECT
+    *,
     CAST((
       CAST(CAST(xx AS FLOAT) * i10 AS FLOAT) / NULLIF((
         i10 - 1
@@ -179,7 +183,7 @@ WITH sqlauc_input AS (
         i_all - 1
       ) * positives * negatives, 0)
     ) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
-  FROM totals
+  FROM delong_variance
 ), clustered_se AS (
   SELECT
     *,

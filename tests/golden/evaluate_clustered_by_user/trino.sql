@@ -168,7 +168,7 @@ WITH sqlauc_input AS (
   FROM cluster_centred
   GROUP BY
     model
-), variances AS (
+), delong_variance AS (
   SELECT
     *,
     CASE
@@ -179,7 +179,11 @@ WITH sqlauc_input AS (
       positives - 1
     ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * b2 - CAST(b1 AS DECIMAL(38, 0)) * CAST(b1 AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
       negatives - 1
-    ), 0) AS var_delong,
+    ), 0) AS var_delong
+  FROM totals
+), variances AS (
+  SELECT
+    *,
     CAST((
       CAST(CAST(xx AS DOUBLE) * i10 AS DOUBLE) / NULLIF((
         i10 - 1
@@ -189,7 +193,7 @@ WITH sqlauc_input AS (
         i_all - 1
       ) * positives * negatives, 0)
     ) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_clustered
-  FROM totals
+  FROM delong_variance
 ), clustered_se AS (
   SELECT
     *,

@@ -218,21 +218,28 @@ WITH sqlauc_input AS (
   GROUP BY
     by_1,
     model
-), with_se AS (
+), totals AS (
+  SELECT
+    *
+  FROM placement_sums
+), delong_variance AS (
   SELECT
     *,
     CASE
       WHEN pos_total > 0 AND neg_total > 0
       THEN CAST(2 * pos_total * neg_total - d1 AS FLOAT) / CAST(2 * pos_total * neg_total AS FLOAT)
     END AS theta,
-    SQRT(
-      CAST(CAST(pos_total AS NUMERIC(38, 0)) * d2 - CAST(d1 AS NUMERIC(38, 0)) * CAST(d1 AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-        positives - 1
-      ), 0) + CAST(CAST(neg_total AS NUMERIC(38, 0)) * b2 - CAST(b1 AS NUMERIC(38, 0)) * CAST(b1 AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-        negatives - 1
-      ), 0)
-    ) AS se
-  FROM placement_sums
+    CAST(CAST(pos_total AS NUMERIC(38, 0)) * d2 - CAST(d1 AS NUMERIC(38, 0)) * CAST(d1 AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      positives - 1
+    ), 0) + CAST(CAST(neg_total AS NUMERIC(38, 0)) * b2 - CAST(b1 AS NUMERIC(38, 0)) * CAST(b1 AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      negatives - 1
+    ), 0) AS var_delong
+  FROM totals
+), with_se AS (
+  SELECT
+    *,
+    SQRT(var_delong) AS se
+  FROM delong_variance
 ), delong_interval AS (
   SELECT
     *,
