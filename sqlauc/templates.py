@@ -51,6 +51,9 @@ def _parsed(name: str) -> exp.Select:
     tree = sqlglot.parse_one(text(name), read=TEMPLATE_DIALECT)
     if not isinstance(tree, exp.Select):
         raise TypeError(f"template {name}.sql must be a single SELECT")
+    for node in tree.walk():  # rendered without comments; positions unused: not copied each use
+        node.comments = None
+        node._meta = None
     return tree
 
 

@@ -489,14 +489,20 @@ def test_demo_writes_data_and_plot(tmp_path):
     assert f"p_model_a  {auc_a:.6f}" in out
     assert "GAUC per model" in out and "groups_skipped" in out
     assert f"drawn into {Path('demo') / 'roc.png'}" in out
-    # the same seed gives the same data; python -m sqlauc.demo is the same command
+
+
+@pytest.mark.slow  # a second demo, in a process of its own
+def test_demo_module_gives_the_same_data(tmp_path):
+    """The same seed gives the same data; ``python -m sqlauc.demo`` is the same command."""
+    ok(run("demo", "--rows", "20000", "--out", "demo", cwd=tmp_path))
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run(
         [sys.executable, "-m", "sqlauc.demo", "--rows", "20000", "--out", "again"],
         cwd=tmp_path, env=environment, check=True, capture_output=True,
     )  # fmt: skip
     pd.testing.assert_frame_equal(
-        pd.read_parquet(tmp_path / "again" / "impressions.parquet"), frame
+        pd.read_parquet(tmp_path / "again" / "impressions.parquet"),
+        pd.read_parquet(tmp_path / "demo" / "impressions.parquet"),
     )
 
 

@@ -117,7 +117,9 @@ def _rendered(case: str, dialect: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("case", "dialect"), sweep(GOLDEN, _rotation(6, GOLDEN_DIALECTS)), ids=_ids(GOLDEN)
+    ("case", "dialect"),
+    sweep(GOLDEN, _rotation(len(GOLDEN_DIALECTS), GOLDEN_DIALECTS)),
+    ids=_ids(GOLDEN),
 )
 def test_golden_file(events, case, dialect):
     """The golden file is what sqlauc renders now (1), passes the structural checks (2) and,

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import sqlglot
-from backends import ENGINES, FAST_ENGINES
+from backends import FAST_ENGINES, engine_params
 from reference import brute_auc, gauc_reference
 from sklearn.metrics import roc_auc_score, roc_curve
 from sqlglot import exp
@@ -315,36 +315,25 @@ def rotation(i: int) -> dict[str, str]:
     return {role: names[(i + k) % len(names)] for k, role in enumerate(ROLES)}
 
 
-def rotation_calls(engine: str) -> range:
-    """The calls of :func:`rotation` an engine runs: all of them on DuckDB and SQLite (every
-    name in every role); on each other engine every fifth, from an offset of its own, so that
-    every name still plays a role there (a fifth of the queries: a Spark job or a server round
-    trip each), and a different role from one engine to the next."""
-    if engine in FAST_ENGINES:
-        return range(len(sqlauc_names()))
-    offset = ENGINES.index(engine) % len(ROLES)
-    return range(offset, offset + len(sqlauc_names()), len(ROLES))
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_every_engine_gives_every_name_a_role(engine):
-    """The calls an engine runs give each of sqlauc's names a role: every role on DuckDB and
-    SQLite, at least one on the others (the offsets differ, so the roles do too)."""
-    calls = [rotation(i) for i in rotation_calls(engine)]
-    assert {name for roles in calls for name in roles.values()} == set(sqlauc_names())
-    if engine in FAST_ENGINES:
-        for role in ROLES:
-            assert {roles[role] for roles in calls} == set(sqlauc_names()), role
+def test_the_rotation_gives_every_name_every_role():
+    """Over the calls of :func:`test_every_sqlauc_name_as_every_column`, every name plays
+    every role."""
+    calls = [rotation(i) for i in range(len(sqlauc_names()))]
+    for role in ROLES:
+        assert {roles[role] for roles in calls} == set(sqlauc_names()), role
 
 
 @pytest.mark.slow  # every name in every role: the everyday tier has the case twins
+@pytest.mark.parametrize("backend", engine_params(FAST_ENGINES), indirect=True)
 def test_every_sqlauc_name_as_every_column(backend):
     """group_auc reads all five roles (label, score, weight, group, group weight): with each
     named like one of sqlauc's own names, its numbers equal the reference on those columns,
-    and its frame has unique names, the group column named as given or ``group``."""
+    and its frame has unique names, the group column named as given or ``group``. Every name
+    in every role, on DuckDB and SQLite (a query per name: on the other engines
+    :func:`test_every_sqlauc_name_as_a_model` gives every name a role in two queries)."""
     frame = name_table()
     table = backend.create(frame)
-    for i in rotation_calls(backend.name):
+    for i in range(len(sqlauc_names())):
         roles = rotation(i)
         got = quiet(
             sqlauc.group_auc,
@@ -374,6 +363,31 @@ def test_every_sqlauc_name_as_every_column(backend):
                 roles,
                 column,
             )
+
+
+def test_every_sqlauc_name_as_a_model(backend):
+    """Every one of sqlauc's names is a model of one evaluate call (the first name the label,
+    the others the scores: hundreds of models in one query), then the first a model with the
+    second as label, the third as weight and the fourth as the slice: each model's AUC is
+    the reference's, named as given."""
+    frame = name_table()
+    table = backend.create(frame)
+    names = sqlauc_names()
+    got = quiet(sqlauc.evaluate, backend.con, table, label=names[0], scores=names[1:],
+                pos_label=2, ci=None)  # fmt: skip
+    assert got["model"].tolist() == names[1:]
+    y = frame[names[0]].to_numpy() == 2
+    want = [roc_auc_score(y, frame[name]) for name in names[1:]]
+    assert got["auc"].to_numpy() == pytest.approx(want, abs=TOL, rel=0)
+    label, score, weight, by = names[1], names[0], names[2], names[3]
+    got = quiet(sqlauc.evaluate, backend.con, table, label=label, scores=[score],
+                weight=weight, by=by, pos_label=2, ci=None)  # fmt: skip
+    assert list(got.columns[:2]) == [by, "model"]
+    for value, part in frame.groupby(by):
+        row = got[got[by] == value]
+        y, s, w = part[label].to_numpy() == 2, part[score], part[weight]
+        assert row["model"].tolist() == [score]
+        assert row["auc"].item() == pytest.approx(brute_auc(y, s, w), abs=TOL, rel=0)
 
 
 #: The input relation's own columns given to other roles (a label column named ``score``, a

@@ -4,8 +4,8 @@ DuckDB adds the partial sums of its threads in whatever order they finish, so a 
 doubles that are not whole numbers changes in its last digits from run to run (issue 12,
 item 7: a GAUC printed 6 different last digits in 6 runs). Each metric is run twice at each
 of 1, 2 and 4 threads on DuckDB (a connection per setting: ``threads`` is a setting of the
-database instance), over 500,000 rows with continuous and tied scores and 10,000 groups of
-about 50 rows (both classes in each): five row groups, so DuckDB does split the work, and a
+database instance), over 370,000 rows with continuous and tied scores and 10,000 groups of
+about 37 rows (both classes in each): four row groups, so DuckDB does split the work, and a
 plain SUM of the doubles does change its last digits with the thread count
 (:func:`test_the_table_exposes_order_dependent_sums`). Every
 run must give the same bits (``float.hex``; frames compared exactly).
@@ -45,9 +45,9 @@ import pytest
 
 import sqlauc
 
-pytestmark = pytest.mark.slow  # ~270 runs over 500,000 rows
+pytestmark = pytest.mark.slow  # ~270 runs over 370,000 rows
 
-N_ROWS = 500_000
+N_ROWS = 370_000
 #: 2 runs at each thread count, interleaved: 4 parallel runs against the 1-thread one (an
 #: order-dependent sum changed its last digits in almost every parallel run)
 THREADS = (1, 2, 4) * 2
