@@ -424,8 +424,9 @@ def events():
 def _sorted_rows(metric: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     if metric == "group_auc":  # no ORDER BY: sort by group, the NULL group last
         return sorted(rows, key=lambda r: (r[0] is None, r[0] if r[0] is not None else 0))
-    if metric in ("evaluate", "compare"):  # no ORDER BY: sort by (slice, model) or model
-        return sorted(rows, key=lambda r: tuple((v is None, str(v)) for v in r[:2]))
+    if metric in ("evaluate", "compare"):  # no ORDER BY: sort by (slice, [baseline,] model)
+        keys = 3 if metric == "compare" else 2
+        return sorted(rows, key=lambda r: tuple((v is None, str(v)) for v in r[:keys]))
     return rows
 
 

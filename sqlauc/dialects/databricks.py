@@ -11,5 +11,6 @@ DIALECT = Dialect(
     install="databricks-sqlalchemy",
     number_types=(r"BYTE|SHORT|LONG",),
     engine_functions=frozenset({"date_part", "datepart", "now", "hash", "xxhash64"}),
+    constant_rows="values",  # one local relation, not a partition per model
     default_method="bucketed",  # distributed, as Spark
 )

@@ -20,6 +20,8 @@ Tier = Literal["executed", "golden", "rendered"]
 
 #: How a sum of non-integer DOUBLE values is made reproducible (see ``sums`` below).
 Sums = Literal["split", "ordered", "sorted_array", "plain"]
+#: How a relation of constant rows (the models' codes) is written: see Dialect.constant_rows.
+ConstantRows = Literal["union", "values"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,6 +157,12 @@ class Dialect:
         The one-row table a SELECT of constants reads (Oracle <= 21 refuses a SELECT without
         FROM: ``dual``; sqlglot does not add it), or None: no FROM. Used by the constant
         relation of the models in :func:`sqlauc.evaluate`'s long input.
+    constant_rows
+        How that relation of the models' codes is written: ``union``, a UNION ALL of one-row
+        SELECTs (portable: VALUES with named columns is not); ``values``, one
+        ``VALUES (1), (2) AS sqlauc_models(model)`` list. Spark makes a partition, and so a
+        task per stage, of each UNION ALL branch: with hundreds of models that dominated the
+        query (bench/README.md); its VALUES list is one local relation.
     sums
         How ``SUM(x ORDER BY x)`` (a sum of doubles that must not depend on the order a
         parallel engine adds in) is written: ``split``: as exact integer sums of x's bits in
@@ -221,6 +229,7 @@ class Dialect:
     exact_collation: str | None = None
     sums: Sums = "plain"
     constant_from: str | None = None
+    constant_rows: ConstantRows = "union"
     decimal_digits: int = 38
     shared_ctes: bool = False
     hash_joins: bool = False

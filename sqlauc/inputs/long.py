@@ -174,16 +174,22 @@ def _select_keys(
             inner.select(exp.alias_(value, name, copy=False), copy=False)
 
 
-def _models_relation(models: list[exp.Expr], dialect: Dialect) -> exp.Subquery:
-    """The constant relation of the models' codes, one row each: a UNION ALL of one-row
-    SELECTs (:func:`_union_all`), cross-joined with the rows."""
+def _models_relation(models: list[exp.Expr], dialect: Dialect) -> exp.Subquery | exp.Values:
+    """The constant relation of the models' codes, one row each, cross-joined with the rows:
+    a UNION ALL of one-row SELECTs (:func:`_union_all`), or one VALUES list where the
+    dialect writes it so (:attr:`~sqlauc.dialects.Dialect.constant_rows`)."""
+    alias = exp.TableAlias(this=exp.to_identifier(MODELS_ALIAS))
+    if dialect.constant_rows == "values":
+        alias.set("columns", [exp.to_identifier("model")])
+        rows = [exp.Tuple(expressions=[literal_]) for literal_ in models]
+        return exp.Values(expressions=rows, alias=alias)
 
     def one_row(literal_: exp.Expr) -> exp.Select:
         select = exp.select(exp.alias_(literal_, "model"))
         return select.from_(dialect.constant_from) if dialect.constant_from else select
 
     constant = _union_all([one_row(literal_) for literal_ in models])
-    return exp.Subquery(this=constant, alias=exp.TableAlias(this=exp.to_identifier(MODELS_ALIAS)))
+    return exp.Subquery(this=constant, alias=alias)
 
 
 def _any(conditions: Sequence[exp.Expr]) -> exp.Expr:

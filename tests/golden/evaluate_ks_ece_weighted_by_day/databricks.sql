@@ -23,13 +23,9 @@ WITH sqlauc_input AS (
       `user_id` AS by_1
     FROM `analytics`.`events`
   ) AS sqlauc_rows
-  CROSS JOIN (
-    SELECT
-      1 AS model
-    UNION ALL
-    SELECT
-      2 AS model
-  ) AS sqlauc_models
+  CROSS JOIN VALUES
+    (1),
+    (2) AS sqlauc_models(model)
 ), counted AS (
   SELECT
     by_1,
