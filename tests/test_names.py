@@ -365,6 +365,7 @@ def test_every_sqlauc_name_as_every_column(backend):
             )
 
 
+@pytest.mark.slow  # every name: the everyday tier has the case twins and the swaps
 def test_every_sqlauc_name_as_a_model(backend):
     """Every one of sqlauc's names is a model of one evaluate call (the first name the label,
     the others the scores: hundreds of models in one query), then the first a model with the

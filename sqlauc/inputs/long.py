@@ -215,8 +215,8 @@ def _union_all(selects: list[exp.Select]) -> exp.Query:
     compound SELECT has more than that many terms (the same rows, in the same order)."""
     if len(selects) <= UNION_TERMS:
         query: exp.Query = selects[0]
-        for select in selects[1:]:
-            query = query.union(select, distinct=False)
+        for select in selects[1:]:  # built in place: .union() copies the chain each time
+            query = exp.Union(this=query, expression=select, distinct=False)
         return query
     chunks = [selects[i : i + UNION_TERMS] for i in range(0, len(selects), UNION_TERMS)]
     parts = [
