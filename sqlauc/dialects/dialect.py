@@ -186,8 +186,8 @@ class Dialect:
     hash_joins
         Whether the engine joins a relation of every row to a computed one (a CTE with a
         window) by hashing, with ``IS NOT DISTINCT FROM`` keys among the join's conditions:
-        DuckDB does. PostgreSQL hashes ``=`` conditions only (1e5 rows x 3 models x 30
-        slices: 108 s joined against 2.8 s for the chain); SQLite 3.40 scans a materialized
+        DuckDB does. PostgreSQL hashes ``=`` conditions only (far slower joined than the
+        chain: bench/README.md); SQLite 3.40 scans a materialized
         CTE once per joined row (no automatic index: quadratic); the golden-only dialects are
         not relied on. Where it and ``shared_ctes`` are set, compare joins each row to each
         model's per-distinct-score placements (:attr:`~sqlauc.compose.Formulation.unshared`

@@ -62,8 +62,8 @@ ROWS = Formulation(
 #: per-score counts, then integer placement sums (sql/placements_over_scores.sql: one ordered
 #: window, no window to centre the placements, exact DECIMAL(38, 0) sums instead of ordered
 #: double sums) read by sql/evaluate_placements.sql. The same auc bits as evaluate.sql and
-#: the interval to the last digits; on DuckDB (3e6 rows x 3 models x 30 days, 4-decimal
-#: scores) ~20% fewer instructions than evaluate.sql.
+#: the interval to the last digits, in fewer instructions than evaluate.sql on DuckDB
+#: (bench/README.md, 2026-11-26).
 GROUPED_COUNTS = Formulation(
     "evaluate_placements",
     totals=("placement_sums",),
