@@ -124,3 +124,39 @@ def test_refusals():
         sqlauc.threshold_metrics(None, frame, at_fpr=1.5)
     with pytest.raises(sqlauc.InvalidParameterError, match="'thresholds' parameter"):
         sqlauc.threshold_metrics(None, frame, thresholds=[math.nan])
+
+
+POINT_FORMS = {
+    "scalar": lambda values: values[0],
+    "numpy scalar": lambda values: np.float64(values[0]),
+    "tuple": tuple,
+    "numpy array": np.array,
+    "pandas Series": pd.Series,
+}
+
+
+@pytest.mark.parametrize("form", list(POINT_FORMS))
+@pytest.mark.parametrize("entry", ["function", "compute"])
+def test_points_given_as_any_sequence(form, entry):
+    """A number, a tuple, a NumPy array (``np.linspace(...)``) or a pandas Series of points,
+    through the function or sqlauc.compute (which raised TypeError on a number and ValueError
+    on an array), each as the list of its numbers."""
+    data = make_data(97, 80, kind="round2")
+    thresholds, at_fpr, at_recall = [0.3, 0.55], [0.1, 1.0], [0.8, 0.0]
+    if form in ("scalar", "numpy scalar"):
+        thresholds, at_fpr, at_recall = thresholds[:1], at_fpr[:1], at_recall[:1]
+    make = POINT_FORMS[form]
+    given = {"thresholds": make(thresholds), "at_fpr": make(at_fpr), "at_recall": make(at_recall)}
+    if entry == "function":
+        got = sqlauc.threshold_metrics(None, data.frame, **given)
+    else:
+        got = sqlauc.compute("threshold_metrics", None, data.frame, **given)
+    check(got, data, thresholds, at_fpr, at_recall)
+
+
+def test_compute_default_is_threshold_one_half():
+    """compute() without a point gives the function's default point, threshold 0.5 (it gave
+    an empty frame)."""
+    data = make_data(98, 60, kind="round2")
+    got = sqlauc.compute("threshold_metrics", None, data.frame)
+    check(got, data, [0.5], [], [])
