@@ -160,3 +160,38 @@ def test_compute_default_is_threshold_one_half():
     data = make_data(98, 60, kind="round2")
     got = sqlauc.compute("threshold_metrics", None, data.frame)
     check(got, data, [0.5], [], [])
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("method", METHODS)
+def test_lowest_threshold_with_float_weights(con, engine, seed, method):
+    """With weights such as 0.1, P and N are the running sums' last values (scikit-learn's
+    tps[-1], fps[-1]): at the lowest score tn = fn = 0 exactly and FPR and recall are 1, so
+    at_fpr=1 picks a point of recall 1. The class totals (ordered sums) differed from the
+    running sums in the last bit: tn = -7e-15, a negative specificity, an FPR of
+    1.0000000000000002 that at_fpr=1 skipped for a point of recall 0.8. (Which point of
+    recall 1 is picked can still differ from the brute-force pick: DuckDB's windowed sums
+    may round a plateau of equal running sums differently in its last bit.)"""
+    data = make_data(200 + seed, 300, kind="round2", weights="float")
+    data.w = np.round(data.w, 1)
+    data.frame["w"] = data.w
+    if engine == "duckdb":
+        load(con, "t", data.frame)
+        target = con
+    else:
+        import sqlite3
+
+        target = sqlite3.connect(":memory:")
+        data.frame.to_sql("t", target, index=False)
+    lowest = float(data.s[data.w > 0].min())
+    got = sqlauc.threshold_metrics(target, "t", weight="w", method=method,
+                                   thresholds=[lowest, 0.5], at_fpr=1.0)  # fmt: skip
+    check(got.iloc[:2], data, [lowest, 0.5], [], [])
+    assert (got.loc[0, ["tn", "fn"]] == 0).all() and (got.loc[0, ["fpr", "recall"]] == 1).all()
+    assert got.loc[2, "recall"] == 1.0  # the highest recall within FPR <= 1
+    want = sk_point(data, got.loc[2, "threshold"])
+    for column, value in want.items():
+        assert got.loc[2, column] == pytest.approx(value, abs=TOL, rel=0), column
+    assert (got[["tn", "fn", "specificity"]] >= 0).all().all()
+    assert (got[["fpr", "recall", "specificity"]] <= 1).all().all()
