@@ -79,6 +79,21 @@ GROUPED = Formulation(
     overlays_apart=True,
     unshared=COMBOS,
 )
+#: What compare runs on unweighted input whose sampled scores are mostly distinct: the
+#: placements over the sorted rows (sql/paired_rows.sql: per model order, two sorts of the
+#: rows and a join of the tied rows only), summed by sql/compare.sql as GROUPED's; the linear
+#: chain elsewhere. The per-key stage is the tie blocks' step, from which the overlays' per-key
+#: columns move apart (they are counted per (slice, model) over counted).
+ROWS = Formulation(
+    "compare",
+    per_key="model_ties",
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_rows"),),
+    rows=True,
+    overlays_apart=True,
+    weighted=False,
+    unshared=COMBOS,
+)
 #: What cluster= runs on weighted input: sql/compare_clustered.sql over the linear chain
 #: (sql/paired_combos.sql) keyed by the clusters too.
 CLUSTERED_COMBOS = Formulation(
@@ -179,7 +194,7 @@ def check_options(options: Options) -> None:
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
-    formulations={"grouped": WEIGHTED},
+    formulations={"grouped": WEIGHTED, "rows": ROWS},
     variants={"clustered": CLUSTERED_COMBOS},
     unweighted_formulations={"grouped": GROUPED, "clustered": CLUSTERED},
     option_variants={"cluster": "clustered"},
@@ -202,7 +217,6 @@ SPEC = MetricSpec(
     keys=slice_keys,
     params=compare_params,
     checks=check_options,
-    sampled=False,
     cli_columns=(),
     delegates={("metric", "gauc"): compare_gauc.SPEC},
 )
