@@ -4,7 +4,9 @@ The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with th
 relation of the models after the baseline), and each row carries the baseline's score beside the
 model's (``baseline_score``). Where the engine computes a CTE read several times once (DuckDB:
 ``Dialect.hash_joins``), each row is joined to both models' per-distinct-score placements
-(``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the distinct
+(``sql/paired_joined.sql``), or, when a sample of the table shows mostly distinct scores, the
+placements are computed over the sorted rows instead (``sql/paired_rows.sql``: no per-score
+table as long as the rows); elsewhere one linear chain puts the placements on the distinct
 (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read once on
 every engine. Either way ``sql/compare.sql`` sums the test from integer placements (with
 ``cluster=``, per cluster: ``sql/compare_clustered_joined.sql`` over the joined rows,
