@@ -24,7 +24,9 @@
 --   diff = auc_2 - auc_1, and a positive's placement difference minus diff is
 --   -(P e - E) / (2 P N), a negative's (N f - F) / (2 P N), so
 --   var_diff = (P sum e^2 - E^2) / (4 P^2 N^2 (P - 1)) + (N sum f^2 - F^2) / (4 P^2 N^2 (N - 1))
--- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L'). The
+-- (DeLong, DeLong & Clarke-Pearson 1988; pROC's roc.test(paired = TRUE) variance L S L'):
+-- auc_1, auc_2 and var_diff (named var_rows there) are the shared stage sql/paired_delong.sql,
+-- read by the clustered test too (sql/clustered_diff.sql). The
 -- sums are sums of whole numbers and the numerators differences of them in DECIMAL(38, 0):
 -- exact in any order, so every digit is the same at any thread count.
 --   diff_low/high = diff -/+ :z sqrt(var_diff), z = diff / sqrt(var_diff):
@@ -52,44 +54,20 @@ WITH totals AS (
         CAST(SUM(neg_c) AS DOUBLE) AS negatives
     FROM placed
 ),
-tested AS (
-    SELECT
-        *,
-        CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d_base AS DOUBLE)
-                / CAST(2 * pos_total * neg_total AS DOUBLE)
-        END AS auc_1,
-        CASE
-            WHEN pos_total > 0 AND neg_total > 0
-            THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE)
-                / CAST(2 * pos_total * neg_total AS DOUBLE)
-        END AS auc_2,
-        CAST(
-            CAST(pos_total AS DECIMAL(38, 0)) * ee
-            - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (positives - 1), 0)
-        + CAST(
-            CAST(neg_total AS DECIMAL(38, 0)) * ff
-            - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE
-        ) / NULLIF(4.0 * positives * positives * negatives * negatives * (negatives - 1), 0)
-            AS var_diff
-    FROM totals
-),
 scored AS (
     SELECT
         *,
         auc_2 - auc_1 AS delta,
-        (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
-    FROM tested
+        (auc_2 - auc_1) / NULLIF(SQRT(CASE WHEN var_rows >= 0 THEN var_rows END), 0) AS z_value
+    FROM paired_delong
 )
 -- the p-value, shared with the other paired tests (sql/normal_tail.sql)
 SELECT
     auc_1 AS auc_baseline,
     auc_2 AS auc,
     delta AS diff,
-    delta - :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
-    delta + :z * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
+    delta - :z * SQRT(CASE WHEN var_rows >= 0 THEN var_rows END) AS diff_low,
+    delta + :z * SQRT(CASE WHEN var_rows >= 0 THEN var_rows END) AS diff_high,
     z_value AS z,
     p_value,
     positives,

@@ -34,142 +34,72 @@
 -- SUM and SQRT only (VAR_SAMP is missing on MySQL, T-SQL and SQLite).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
-WITH group_placed AS (
+WITH common AS (
+    -- a common row's weight as a positive and as a negative (0.0 otherwise), its group weight
     SELECT
         *,
-        SUM(
-            CASE
-                WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                ELSE 0.0
-            END
-        ) OVER (
+        CASE
+            WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
+            ELSE 0.0
+        END AS pos_w,
+        CASE
+            WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
+            ELSE 0.0
+        END AS neg_w,
+        CASE
+            WHEN label IS NOT NULL AND score IS NOT NULL AND baseline_score IS NOT NULL THEN gw
+        END AS common_gw
+    FROM counted
+),
+group_placed AS (
+    SELECT
+        *,
+        SUM(neg_w) OVER (
             PARTITION BY grp
             ORDER BY score DESC, (1 - label) DESC
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS m_neg_ge,
-        SUM(
-            CASE
-                WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                ELSE 0.0
-            END
-        ) OVER (PARTITION BY grp, score) AS m_neg_tied,
-        SUM(
-            CASE
-                WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                ELSE 0.0
-            END
-        ) OVER (
+        SUM(neg_w) OVER (PARTITION BY grp, score) AS m_neg_tied,
+        SUM(neg_w) OVER (
             PARTITION BY grp
             ORDER BY baseline_score DESC, (1 - label) DESC
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS b_neg_ge,
-        SUM(
-            CASE
-                WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                ELSE 0.0
-            END
-        ) OVER (PARTITION BY grp, baseline_score) AS b_neg_tied
-    FROM counted
+        SUM(neg_w) OVER (PARTITION BY grp, baseline_score) AS b_neg_tied
+    FROM common
+),
+-- a common positive's weight times the negatives each model ranks at or above it
+row_wrong AS (
+    SELECT
+        *,
+        CASE
+            WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
+            THEN w * (m_neg_ge - m_neg_tied / 2.0)
+            ELSE 0.0
+        END AS m_row,
+        CASE
+            WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
+            THEN w * (b_neg_ge - b_neg_tied / 2.0)
+            ELSE 0.0
+        END AS b_row
+    FROM group_placed
 ),
 groups_summed AS (
     SELECT
         grp,
-        CASE WHEN :weighted = 1
-            THEN SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-                ORDER BY CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-            )
-            ELSE SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-            )
-        END AS g_pos,
-        CASE WHEN :weighted = 1
-            THEN SUM(
-                CASE
-                    WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-                ORDER BY CASE
-                    WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-            )
-            ELSE SUM(
-                CASE
-                    WHEN label = 0 AND score IS NOT NULL AND baseline_score IS NOT NULL THEN w
-                    ELSE 0.0
-                END
-            )
-        END AS g_neg,
-        CASE WHEN :weighted = 1
-            THEN SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (m_neg_ge - m_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-                ORDER BY CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (m_neg_ge - m_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-            )
-            ELSE SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (m_neg_ge - m_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-            )
-        END AS m_wrong,
-        CASE WHEN :weighted = 1
-            THEN SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (b_neg_ge - b_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-                ORDER BY CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (b_neg_ge - b_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-            )
-            ELSE SUM(
-                CASE
-                    WHEN label = 1 AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN w * (b_neg_ge - b_neg_tied / 2.0)
-                    ELSE 0.0
-                END
-            )
-        END AS b_wrong,
+        CASE WHEN :weighted = 1 THEN SUM(pos_w ORDER BY pos_w) ELSE SUM(pos_w) END AS g_pos,
+        CASE WHEN :weighted = 1 THEN SUM(neg_w ORDER BY neg_w) ELSE SUM(neg_w) END AS g_neg,
+        CASE WHEN :weighted = 1 THEN SUM(m_row ORDER BY m_row) ELSE SUM(m_row) END AS m_wrong,
+        CASE WHEN :weighted = 1 THEN SUM(b_row ORDER BY b_row) ELSE SUM(b_row) END AS b_wrong,
         CASE WHEN :group_weight = 'column'
-            THEN SUM(
-                CASE
-                    WHEN label IS NOT NULL AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN gw
-                END
-                ORDER BY CASE
-                    WHEN label IS NOT NULL AND score IS NOT NULL AND baseline_score IS NOT NULL
-                    THEN gw
-                END
-            )
+            THEN SUM(common_gw ORDER BY common_gw)
             ELSE CAST(NULL AS DOUBLE)
         END AS g_gw,
         SUM(n_bad_group_weight) AS g_bad_group_weight,
         SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS g_null_group,
         SUM(CASE WHEN grp IS NULL AND label IS NOT NULL THEN n_rows - n_any_null_score ELSE 0 END)
             AS g_group_excluded
-    FROM group_placed
+    FROM row_wrong
     GROUP BY grp
 ),
 group_aucs AS (

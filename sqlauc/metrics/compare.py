@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from sqlauc.compose import Formulation, Param, slice_outputs
+from sqlauc.compose import Formulation, Param
 from sqlauc.compute import Table, run_metric
 from sqlauc.errors import DataError, invalid
 from sqlauc.inputs import model_labels
@@ -31,6 +31,7 @@ from sqlauc.metrics.evaluate import (
     CLUSTER_COLUMNS,
     as_names,
     fractional_rows,
+    model_columns,
     slice_keys,
     warn_rows,
     z_value,
@@ -38,7 +39,7 @@ from sqlauc.metrics.evaluate import (
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import DEFAULT_POS_LABEL, Options, PosLabel
 from sqlauc.records import Evaluated
-from sqlauc.results import key_names, slice_values, sort_rows
+from sqlauc.results import key_names, sort_rows
 
 #: The statistics columns of :func:`compare`'s frame, after the slice columns.
 COMPARE_COLUMNS = ("baseline", "model", "auc_baseline", "auc", "diff", "diff_low", "diff_high",
@@ -133,19 +134,10 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
                 "understates the variance"
             )
     kept = [r for r in evaluated.rows if r["n_rows"]]
-    names = model_labels(plan.roles)
-    order = {name: i for i, name in enumerate(names)}
     outputs = (*COMPARE_COLUMNS, *(CLUSTER_COLUMNS if options.cluster else ()))
     keys = key_names(options.by, outputs, "by")  # a slice named like an output column
-    # frame name, the query's name, the column read (its time zone)
-    slices = zip(keys, slice_outputs(plan.tree, len(keys)), plan.roles.by, strict=True)
-    data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(column))
-        for name, key, column in slices
-    }
-    data["baseline"] = [names[0]] * len(kept)
-    data["model"] = [r["model"] for r in kept]
-    data["_order"] = [order[r["model"]] for r in kept]
+    data = model_columns(evaluated, kept, keys)
+    data["baseline"] = [model_labels(plan.roles)[0]] * len(kept)
     # no usable row (a NULL label, baseline or model score on every row): nothing is defined;
     # positives and negatives count the pair's rows (n_used counts the model's score only)
     used = [bool(r["positives"] or r["negatives"]) for r in kept]

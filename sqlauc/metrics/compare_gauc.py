@@ -11,18 +11,16 @@ the p-value of the shared stage ``sql/normal_tail.sql``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
-from sqlauc.compose import Formulation, Param, slice_outputs
+from sqlauc.compose import Formulation, Param
 from sqlauc.inputs import model_labels
-from sqlauc.metrics.evaluate import slice_keys, warn_rows, z_value
+from sqlauc.metrics.evaluate import model_columns, slice_keys, warn_rows, z_value
 from sqlauc.metrics.group_auc import group_params
 from sqlauc.metrics.spec import MetricSpec
 from sqlauc.options import Options
 from sqlauc.records import Evaluated
-from sqlauc.results import key_names, slice_values, sort_rows
+from sqlauc.results import key_names, sort_rows
 
 #: The statistics columns of ``compare(metric="gauc")``'s frame, after the slice columns.
 COMPARE_GAUC_COLUMNS = ("baseline", "model", "gauc_baseline", "gauc", "diff", "diff_low",
@@ -45,17 +43,9 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     plan = evaluated.plan
     options = plan.options
     kept = [r for r in evaluated.rows if r["n_rows"]]
-    names = model_labels(plan.roles)
-    order = {name: i for i, name in enumerate(names)}
     keys = key_names(options.by, COMPARE_GAUC_COLUMNS, "by")
-    slices = zip(keys, slice_outputs(plan.tree, len(keys)), plan.roles.by, strict=True)
-    data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(column))
-        for name, key, column in slices
-    }
-    data["baseline"] = [names[0]] * len(kept)
-    data["model"] = [r["model"] for r in kept]
-    data["_order"] = [order[r["model"]] for r in kept]
+    data = model_columns(evaluated, kept, keys)
+    data["baseline"] = [model_labels(plan.roles)[0]] * len(kept)
     for column in COMPARE_GAUC_COLUMNS[2:-1]:
         data[column] = pd.array([r[column] for r in kept], dtype="float64")
     data["groups"] = pd.array([int(r["groups"] or 0) for r in kept], dtype="int64")

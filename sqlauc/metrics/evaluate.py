@@ -26,7 +26,7 @@ import pandas as pd
 from sqlauc.compose import Formulation
 from sqlauc.compute import Table, run_metric
 from sqlauc.metrics.auc import BINNED
-from sqlauc.metrics.evaluation.frame import fractional_rows, shape, warn_rows
+from sqlauc.metrics.evaluation.frame import fractional_rows, model_columns, shape, warn_rows
 from sqlauc.metrics.evaluation.query import (
     CLUSTER_COLUMNS,
     CLUSTERED,
@@ -51,6 +51,7 @@ __all__ = [
     "as_names",
     "evaluate",
     "fractional_rows",
+    "model_columns",
     "slice_keys",
     "warn_rows",
     "z_value",

@@ -152,19 +152,9 @@ def _frame(
     """The (slice, model) rows as a frame: the ``by`` columns, ``model``, the ``floats`` and
     ``integers`` columns, then ``n_rows``; sorted by slice, then by the order of ``scores``;
     a warning counts the single-class (slice, model) rows (``auc`` NaN)."""
-    options = evaluated.plan.options
     kept = evaluated.rows  # every (slice, model): the query has one per slice of read rows
-    order = {name: i for i, name in enumerate(model_labels(evaluated.plan.roles))}
-    plan = evaluated.plan
-    names = slice_names(options)
-    # frame name, the query's name, the column read (its time zone)
-    slices = zip(names, slice_outputs(plan.tree, len(names)), plan.roles.by, strict=True)
-    data: dict[str, Any] = {
-        name: slice_values([r[key] for r in kept], plan.time_zone(column))
-        for name, key, column in slices
-    }
-    data["model"] = [r["model"] for r in kept]
-    data["_order"] = [order[r["model"]] for r in kept]
+    names = slice_names(evaluated.plan.options)
+    data = model_columns(evaluated, kept, names)
     for column in floats:
         # no usable row (every row of the slice has a NULL label or a NULL score in that
         # column): no value is defined, whatever the SQL's empty sums give (0 for a count)
@@ -184,6 +174,25 @@ def _frame(
     single = int((frame["auc"].isna() & (frame["n_rows"] > 0)).sum())
     warn_rows(single, total, "have a single class: their AUC is not defined (NaN).")
     return frame
+
+
+def model_columns(
+    evaluated: Evaluated, rows: list[dict[str, Any]], names: list[str]
+) -> dict[str, Any]:
+    """A frame's first columns for ``rows`` (one per (slice, model)): the ``by`` columns under
+    ``names`` (read in their column's time zone), ``model``, and ``_order`` (the model's place
+    in ``scores``: sort by it, then drop it). evaluate's and both compare tests' one reading."""
+    plan = evaluated.plan
+    order = {name: i for i, name in enumerate(model_labels(plan.roles))}
+    # frame name, the query's name, the column read (its time zone)
+    slices = zip(names, slice_outputs(plan.tree, len(names)), plan.roles.by, strict=True)
+    data: dict[str, Any] = {
+        name: slice_values([r[key] for r in rows], plan.time_zone(column))
+        for name, key, column in slices
+    }
+    data["model"] = [r["model"] for r in rows]
+    data["_order"] = [order[r["model"]] for r in rows]
+    return data
 
 
 def warn_rows(count: int, total: int, what: str) -> None:

@@ -170,7 +170,7 @@ WITH sqlauc_input AS (
   GROUP BY
     by_1,
     model
-), tested AS (
+), paired_delong AS (
   SELECT
     *,
     CASE
@@ -185,7 +185,7 @@ WITH sqlauc_input AS (
       positives - 1
     ), 0) + CAST(CAST(neg_total AS BIGNUMERIC) * ff - CAST(f_total AS BIGNUMERIC) * CAST(f_total AS BIGNUMERIC) AS FLOAT64) / NULLIF(4.0 * positives * positives * negatives * negatives * (
       negatives - 1
-    ), 0) AS var_diff
+    ), 0) AS var_rows
   FROM totals
 ), scored AS (
   SELECT
@@ -193,8 +193,8 @@ WITH sqlauc_input AS (
     auc_2 - auc_1 AS delta,
     (
       auc_2 - auc_1
-    ) / NULLIF(SQRT(CASE WHEN var_diff >= 0 THEN var_diff END), 0) AS z_value
-  FROM tested
+    ) / NULLIF(SQRT(CASE WHEN var_rows >= 0 THEN var_rows END), 0) AS z_value
+  FROM paired_delong
 ), tail_clamped AS (
   SELECT
     *,
@@ -319,8 +319,8 @@ SELECT
   auc_1 AS auc_baseline,
   auc_2 AS auc,
   delta AS diff,
-  delta - 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_low,
-  delta + 1.6448536269514715 * SQRT(CASE WHEN var_diff >= 0 THEN var_diff END) AS diff_high,
+  delta - 1.6448536269514715 * SQRT(CASE WHEN var_rows >= 0 THEN var_rows END) AS diff_low,
+  delta + 1.6448536269514715 * SQRT(CASE WHEN var_rows >= 0 THEN var_rows END) AS diff_high,
   z_value AS z,
   p_value,
   positives,

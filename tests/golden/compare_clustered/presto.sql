@@ -214,7 +214,7 @@ WITH sqlauc_input AS (
   FROM cluster_centred
   GROUP BY
     model
-), tested AS (
+), paired_delong AS (
   SELECT
     *,
     CASE
@@ -225,6 +225,15 @@ WITH sqlauc_input AS (
       WHEN pos_total > 0 AND neg_total > 0
       THEN CAST(2 * pos_total * neg_total - d_base - e_total AS DOUBLE) / CAST(2 * pos_total * neg_total AS DOUBLE)
     END AS auc_2,
+    CAST(CAST(pos_total AS DECIMAL(38, 0)) * ee - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      positives - 1
+    ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * ff - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      negatives - 1
+    ), 0) AS var_rows
+  FROM totals
+), tested AS (
+  SELECT
+    *,
     CAST((
       CAST(CAST(xx AS DOUBLE) * i10 AS DOUBLE) / NULLIF((
         i10 - 1
@@ -233,13 +242,8 @@ WITH sqlauc_input AS (
       ) * negatives * negatives, 0) - CAST(2.0 * CAST(xy AS DOUBLE) * i_all AS DOUBLE) / NULLIF((
         i_all - 1
       ) * positives * negatives, 0)
-    ) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff,
-    CAST(CAST(pos_total AS DECIMAL(38, 0)) * ee - CAST(e_total AS DECIMAL(38, 0)) * CAST(e_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-      positives - 1
-    ), 0) + CAST(CAST(neg_total AS DECIMAL(38, 0)) * ff - CAST(f_total AS DECIMAL(38, 0)) * CAST(f_total AS DECIMAL(38, 0)) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-      negatives - 1
-    ), 0) AS var_rows
-  FROM totals
+    ) AS DOUBLE) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff
+  FROM paired_delong
 ), clustered_diff AS (
   SELECT
     *,

@@ -214,7 +214,7 @@ WITH sqlauc_input AS (
   FROM cluster_centred
   GROUP BY
     model
-), tested AS (
+), paired_delong AS (
   SELECT
     *,
     CASE
@@ -225,6 +225,15 @@ WITH sqlauc_input AS (
       WHEN pos_total > 0 AND neg_total > 0
       THEN CAST(2 * pos_total * neg_total - d_base - e_total AS FLOAT) / CAST(2 * pos_total * neg_total AS FLOAT)
     END AS auc_2,
+    CAST(CAST(pos_total AS NUMERIC(38, 0)) * ee - CAST(e_total AS NUMERIC(38, 0)) * CAST(e_total AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      positives - 1
+    ), 0) + CAST(CAST(neg_total AS NUMERIC(38, 0)) * ff - CAST(f_total AS NUMERIC(38, 0)) * CAST(f_total AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
+      negatives - 1
+    ), 0) AS var_rows
+  FROM totals
+), tested AS (
+  SELECT
+    *,
     CAST((
       CAST(CAST(xx AS FLOAT) * i10 AS FLOAT) / NULLIF((
         i10 - 1
@@ -233,13 +242,8 @@ WITH sqlauc_input AS (
       ) * negatives * negatives, 0) - CAST(2.0 * CAST(xy AS FLOAT) * i_all AS FLOAT) / NULLIF((
         i_all - 1
       ) * positives * negatives, 0)
-    ) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff,
-    CAST(CAST(pos_total AS NUMERIC(38, 0)) * ee - CAST(e_total AS NUMERIC(38, 0)) * CAST(e_total AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-      positives - 1
-    ), 0) + CAST(CAST(neg_total AS NUMERIC(38, 0)) * ff - CAST(f_total AS NUMERIC(38, 0)) * CAST(f_total AS NUMERIC(38, 0)) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives * (
-      negatives - 1
-    ), 0) AS var_rows
-  FROM totals
+    ) AS FLOAT) / NULLIF(4.0 * positives * positives * negatives * negatives, 0) AS var_diff
+  FROM paired_delong
 ), clustered_diff AS (
   SELECT
     *,

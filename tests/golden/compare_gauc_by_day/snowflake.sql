@@ -62,87 +62,71 @@ WITH sqlauc_input AS (
     grp,
     score,
     label_value
+), common AS (
+  SELECT
+    *,
+    CASE
+      WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
+      THEN w
+      ELSE 0.0
+    END AS pos_w,
+    CASE
+      WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
+      THEN w
+      ELSE 0.0
+    END AS neg_w,
+    CASE
+      WHEN NOT label IS NULL AND NOT score IS NULL AND NOT baseline_score IS NULL
+      THEN CAST(NULL AS DOUBLE)
+    END AS common_gw
+  FROM counted
 ), group_placed AS (
   SELECT
     *,
-    SUM(
-      CASE
-        WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) OVER (
+    SUM(neg_w) OVER (
       PARTITION BY by_1, model, grp
       ORDER BY score DESC NULLS LAST, (
         1 - label
       ) DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS m_neg_ge,
-    SUM(
-      CASE
-        WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) OVER (PARTITION BY by_1, model, grp, score) AS m_neg_tied,
-    SUM(
-      CASE
-        WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) OVER (
+    SUM(neg_w) OVER (PARTITION BY by_1, model, grp, score) AS m_neg_tied,
+    SUM(neg_w) OVER (
       PARTITION BY by_1, model, grp
       ORDER BY baseline_score DESC NULLS LAST, (
         1 - label
       ) DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS b_neg_ge,
-    SUM(
-      CASE
-        WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) OVER (PARTITION BY by_1, model, grp, baseline_score) AS b_neg_tied
-  FROM counted
+    SUM(neg_w) OVER (PARTITION BY by_1, model, grp, baseline_score) AS b_neg_tied
+  FROM common
+), row_wrong AS (
+  SELECT
+    *,
+    CASE
+      WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
+      THEN w * (
+        m_neg_ge - m_neg_tied / 2.0
+      )
+      ELSE 0.0
+    END AS m_row,
+    CASE
+      WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
+      THEN w * (
+        b_neg_ge - b_neg_tied / 2.0
+      )
+      ELSE 0.0
+    END AS b_row
+  FROM group_placed
 ), groups_summed AS (
   SELECT
     by_1,
     model,
     grp,
-    SUM(
-      CASE
-        WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) AS g_pos,
-    SUM(
-      CASE
-        WHEN label = 0 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w
-        ELSE 0.0
-      END
-    ) AS g_neg,
-    SUM(
-      CASE
-        WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w * (
-          m_neg_ge - m_neg_tied / 2.0
-        )
-        ELSE 0.0
-      END
-    ) AS m_wrong,
-    SUM(
-      CASE
-        WHEN label = 1 AND NOT score IS NULL AND NOT baseline_score IS NULL
-        THEN w * (
-          b_neg_ge - b_neg_tied / 2.0
-        )
-        ELSE 0.0
-      END
-    ) AS b_wrong,
+    SUM(pos_w) AS g_pos,
+    SUM(neg_w) AS g_neg,
+    SUM(m_row) AS m_wrong,
+    SUM(b_row) AS b_wrong,
     SUM(CASE WHEN grp IS NULL THEN n_rows ELSE 0 END) AS g_null_group,
     SUM(
       CASE
@@ -163,7 +147,7 @@ WITH sqlauc_input AS (
     SUM(CASE WHEN label IS NULL THEN n_rows ELSE n_any_null_score END) AS n_rows_excluded,
     SUM(n_any_null_score) AS n_rows_null_score,
     SUM(n_nonfinite_baseline) AS n_nonfinite_baseline
-  FROM group_placed
+  FROM row_wrong
   GROUP BY
     by_1,
     model,
