@@ -93,6 +93,11 @@ class Formulation:
         (slice, model), rewritten over the wide per-cluster rows too (each model's terms
         side by side, the totals grouped per slice): one row per cluster for all the models
         instead of one per model.
+    overlays_wide : bool
+        With :attr:`widened` and :attr:`overlays_apart`: the overlays' counts
+        (``overlay_counts``) grouped per slice over the wide rows, each model's side by side
+        (:func:`sqlauc.compose.wide_overlays.widen_overlays`), so that ``counted`` has one
+        reader, the per-score counts.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -128,6 +133,7 @@ class Formulation:
     unshared: Formulation | None = None
     widened: tuple[str, str] | None = None
     centred_wide: tuple[str, str] | None = None
+    overlays_wide: bool = False
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ The per-cluster step itself (the cross join with the models) is then read by not
 dropped: the centring runs once per (cluster, slice) instead of once per (cluster, slice,
 model), over the same non-NULL values (exact sums: the same bits).
 
-The rest of the query (the per-score counts, the diagnostics) still reads the long input,
-cross-joined from ``sqlauc_rows`` (a step read twice, which DuckDB computes once: one scan).
+The rest of the query (the per-score counts; the diagnostics but with
+:attr:`Formulation.overlays_wide`) still reads the long input, cross-joined from
+``sqlauc_rows`` (a step read several times, which DuckDB computes once: one scan).
 DuckDB only (the joined formulations run where CTEs are shared and joins hashed); it groups
 K times fewer keys (measured in bench/README.md). Evaluate's and compare's clustered
 formulations are widened (``evaluate_clustered_joined.sql``, ``compare_clustered_joined.sql``:
@@ -47,6 +48,7 @@ from sqlglot import exp
 
 from sqlauc.compose.formulation import COUNTED, INPUT_RELATION, Formulation
 from sqlauc.compose.tree import ctes_of
+from sqlauc.compose.wide_overlays import NotWide, widen_overlays
 
 ROWS = "sqlauc_rows"
 MODELS = "sqlauc_models"
@@ -105,7 +107,7 @@ class _Model:
         return f"{name}_{self.index}"
 
 
-class _Unexpected(Exception):
+class _Unexpected(NotWide):
     """The query is not of the shape :func:`widen` rewrites: it is left as it is."""
 
 
@@ -285,15 +287,18 @@ def _sums_steps(
 
 def widen(tree: exp.Select, formulation: Formulation) -> exp.Select:
     """The query with its :attr:`Formulation.widened` steps over the wide rows (in place;
-    returns the tree), and its :attr:`Formulation.centred_wide` steps over the wide
-    per-cluster rows; unchanged without them, with one model, or where the query is not of
-    the shape this module rewrites."""
+    returns the tree), its :attr:`Formulation.centred_wide` steps over the wide per-cluster
+    rows and, with :attr:`Formulation.overlays_wide`, the overlays' counts over the wide rows
+    (:mod:`sqlauc.compose.wide_overlays`); unchanged without them, with one model, or where
+    the query is not of the shape this module rewrites."""
     if formulation.widened is None:
         return tree
-    with contextlib.suppress(_Unexpected):
+    with contextlib.suppress(NotWide):
         models = _widen(tree, *formulation.widened)
         if formulation.centred_wide is not None:
             _centre(tree, models, formulation.widened[1], *formulation.centred_wide)
+        if formulation.overlays_wide:
+            widen_overlays(tree, [(m.index, m.code, m.score) for m in models], ROWS, MODELS)
     return tree
 
 

@@ -96,6 +96,7 @@ CLUSTERED_JOINED = Formulation(
     unshared=CLUSTERED,
     widened=("placed", "cluster_sums"),
     centred_wide=("cluster_centred", "cluster_totals"),
+    overlays_wide=True,
 )
 #: The columns cluster= adds (evaluate and compare), last.
 CLUSTER_COLUMNS = ("clusters", "design_effect")
