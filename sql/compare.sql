@@ -3,7 +3,8 @@
 --
 -- Reads placed, the rows of the comparison with both models' integer placements:
 -- paired_joined.sql (each row of counted joined to each model's per-distinct-score
--- placements) where the engine computes a CTE read several times once (Dialect.shared_ctes),
+-- placements; paired_rows.sql, the placements over the sorted rows, on mostly distinct
+-- scores) where the engine computes a CTE read several times once (Dialect.shared_ctes),
 -- paired_combos.sql (one linear chain over the distinct (baseline score, model score) pairs)
 -- elsewhere: the same columns, the same numbers. counted (counted.sql) is keyed by
 -- baseline_score too (Formulation.counted_keys) over the long input of sqlauc/inputs.py, with

@@ -165,6 +165,8 @@ def plan(
         and (bound.roles.weight is None or distinct.weighted)
         and spec.distinct_refused(options) is None
         and not (spec.dialect_default and dialect.default_method is not None)
+        # compare's formulation over rows runs where its join does (else the linear chain)
+        and (distinct.unshared is None or (dialect.shared_ctes and dialect.hash_joins))
     )
     if wants_sample and engine is not None and engine.can_sample():
         keys = ["score", "grp"] if bound.roles.group is not None else ["score"]

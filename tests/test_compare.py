@@ -326,3 +326,48 @@ def test_huge_integer_weights_keep_the_aucs(backend, big):
         want = roc_auc_score(used["label"] == 1, used[score], sample_weight=used["w"])
         assert got[column].iloc[0] == pytest.approx(want, rel=1e-9), column
     assert got["diff"].iloc[0] == pytest.approx(got["auc"].iloc[0] - got["auc_baseline"].iloc[0])
+
+
+def test_mostly_distinct_scores_run_over_rows_with_the_same_bits(con, monkeypatch):
+    """On DuckDB, a sample of mostly distinct scores runs the placements over the sorted rows
+    (sql/paired_rows.sql); every output column, diagnostics included, equals the joined
+    formulation's (sql/paired_joined.sql), tie blocks of either order, NULL labels, scores and
+    slices included, and the test matches the paired reference."""
+    rng = np.random.default_rng(31)
+    n = 6000
+    y = rng.random(n) < 0.35
+    frame = pd.DataFrame({"label": y.astype(float), "day": rng.integers(1, 4, n).astype(float)})
+    for name, shift in (("s_a", 0.5), ("s_b", 0.6), ("s_c", 0.4)):
+        score = rng.normal(size=n) + shift * y
+        tied = rng.random(n) < 0.1  # a tenth of the rows in tie blocks
+        frame[name] = np.where(tied, np.round(score, 1), score)
+    frame.loc[5::97, "label"] = np.nan
+    frame.loc[11::89, "day"] = np.nan
+    frame.loc[3::71, "s_a"] = np.nan
+    frame.loc[2::83, "s_c"] = np.nan
+    con.register("frame", frame)
+    con.execute('CREATE TABLE "t" AS SELECT * FROM frame')
+    kwargs = {"scores": ["s_a", "s_b", "s_c"], "by": "day"}
+    over_rows = sqlauc.sql("compare", "t", con=con, **kwargs)
+    monkeypatch.setattr(sqlauc.pipeline, "choose", lambda *args: "grouped")
+    joined = sqlauc.sql("compare", "t", con=con, **kwargs)
+    assert "model_ranked" in over_rows and "model_ranked" not in joined
+    assert "model_placed" in joined
+    got = sorted(con.execute(over_rows).fetchall(), key=repr)
+    assert got == sorted(con.execute(joined).fetchall(), key=repr)
+    assert len(got) == 8  # 3 days and the NULL day, 2 models
+    monkeypatch.undo()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = sqlauc.compare(con, "t", **kwargs)
+    for row in result.itertuples(index=False):
+        day = frame["day"].isna() if pd.isna(row.day) else frame["day"] == row.day
+        part = frame[day & frame["label"].notna() & frame["s_a"].notna()
+                     & frame[row.model].notna()]  # fmt: skip
+        auc1, auc2, diff, _, z, p = delong_paired(part["label"].to_numpy() == 1, part["s_a"],
+                                                  part[row.model])  # fmt: skip
+        assert row.auc_baseline == pytest.approx(auc1, abs=TOL)
+        assert row.auc == pytest.approx(auc2, abs=TOL)
+        assert row.diff == pytest.approx(-diff, abs=TOL)
+        assert row.z == pytest.approx(-z, abs=TOL_Z)
+        assert row.p_value == pytest.approx(p, abs=TOL_Z)

@@ -168,9 +168,16 @@ def test_cases_cover_every_template():
         plan = pipeline.plan(
             spec, Options(**options), resolve(TABLE), engine=None, dialect=dialects.default()
         )
+        weighted = plan.roles.weight is not None
         used |= compose.templates_used(  # the spec that runs the options (plan.spec)
-            plan.spec.composition(plan.method, plan.options, weighted=plan.roles.weight is not None)
+            plan.spec.composition(plan.method, plan.options, weighted=weighted)
         )
+        # and what a sample of mostly distinct scores runs instead (compare's paired_rows.sql)
+        distinct = plan.spec.distinct_method
+        if plan.spec.sampled and "method" not in options and distinct in plan.spec.formulations:
+            used |= compose.templates_used(
+                plan.spec.composition(distinct, plan.options, weighted=weighted)
+            )
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
 
@@ -233,6 +240,26 @@ def test_negative_known_structure(metric, options, dialect):
         return
     assert plan.method == "rows"
     assert plan.negative is not None
+    assert structure.problems(plan.sql, dialect) == []
+
+
+@pytest.mark.parametrize("dialect", EXECUTED_DIALECTS)
+@pytest.mark.parametrize("by", [(), (GROUP,)], ids=["unsliced", "by"])
+def test_compare_rows_structure(by, dialect):
+    # mostly distinct sampled scores: compare's placements over the sorted rows where the
+    # joined formulation runs (DuckDB), the linear chain elsewhere, sampled or not
+    record = dialects.get(dialect)
+    options = Options(label=LABEL, scores=(SCORE, GROUP_WEIGHT), by=by)
+    plan = pipeline.plan(
+        metrics.get("compare"),
+        options,
+        resolve(TABLE, record),
+        engine=_SampledEngine(dialect),
+        dialect=record,
+    )
+    runs_rows = record.shared_ctes and record.hash_joins
+    assert plan.method == ("rows" if runs_rows else "grouped")
+    assert ("model_ranked" in plan.sql) == runs_rows
     assert structure.problems(plan.sql, dialect) == []
 
 

@@ -4,7 +4,9 @@ The input is long like :func:`sqlauc.evaluate`'s (one scan, cross-joined with th
 relation of the models after the baseline), and each row carries the baseline's score beside the
 model's (``baseline_score``). Where the engine computes a CTE read several times once (DuckDB:
 ``Dialect.hash_joins``), each row is joined to both models' per-distinct-score placements
-(``sql/paired_joined.sql``); elsewhere one linear chain puts the placements on the distinct
+(``sql/paired_joined.sql``), or, when a sample of the table shows mostly distinct scores, the
+placements are computed over the sorted rows instead (``sql/paired_rows.sql``: no per-score
+table as long as the rows); elsewhere one linear chain puts the placements on the distinct
 (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read once on
 every engine. Either way ``sql/compare.sql`` sums the test from integer placements (with
 ``cluster=``, per cluster: ``sql/compare_clustered_joined.sql`` over the joined rows,
@@ -77,6 +79,21 @@ GROUPED = Formulation(
     stages=JOINED_STAGES,
     rows=True,  # counted per row: grouping by the score pairs would keep almost every row
     overlays_apart=True,
+    unshared=COMBOS,
+)
+#: What compare runs on unweighted input whose sampled scores are mostly distinct: the
+#: placements over the sorted rows (sql/paired_rows.sql: per model order, two sorts of the
+#: rows and a join of the tied rows only), summed by sql/compare.sql as GROUPED's; the linear
+#: chain elsewhere. The per-key stage is the tie blocks' step, from which the overlays' per-key
+#: columns move apart (they are counted per (slice, model) over counted).
+ROWS = Formulation(
+    "compare",
+    per_key="model_ties",
+    counted_keys=("baseline_score",),
+    stages=(("placed", "paired_rows"),),
+    rows=True,
+    overlays_apart=True,
+    weighted=False,
     unshared=COMBOS,
 )
 #: What cluster= runs on weighted input: sql/compare_clustered.sql over the linear chain
@@ -179,7 +196,7 @@ def check_options(options: Options) -> None:
 SPEC = MetricSpec(
     name="compare",
     what="the comparison",
-    formulations={"grouped": WEIGHTED},
+    formulations={"grouped": WEIGHTED, "rows": ROWS},
     variants={"clustered": CLUSTERED_COMBOS},
     unweighted_formulations={"grouped": GROUPED, "clustered": CLUSTERED},
     option_variants={"cluster": "clustered"},
@@ -202,7 +219,6 @@ SPEC = MetricSpec(
     keys=slice_keys,
     params=compare_params,
     checks=check_options,
-    sampled=False,
     cli_columns=(),
     delegates={("metric", "gauc"): compare_gauc.SPEC},
 )
