@@ -10,6 +10,9 @@
 -- running sums of doubles are first made non-decreasing (a running MAX: DuckDB's windowed
 -- sums can round an earlier running sum one ulp above a later one), so no rate exceeds 1:
 -- with weights such as 0.1, fp / N (N an ordered sum) gave FPRs of 1.0000000000000002.
+-- The running MAX orders by -point DESC (the points ascending: a DESC order needs no NULLS
+-- LAST, which MySQL cannot take in a window) from UNBOUNDED PRECEDING, the frame DuckDB
+-- runs fast; a frame to UNBOUNDED FOLLOWING cost 4.4x the whole query over 1e6 points.
 -- NULL rule: rows with a NULL label or score are excluded and counted.
 -- Reads roc_steps, one row per point, from the formulation's stage: roc_steps.sql (grouped:
 -- one row per distinct score, then a cumulative sum) or roc_steps_rows.sql (one window over
@@ -53,13 +56,13 @@ flagged AS (
         threshold,
         CASE WHEN :weighted = 1
             THEN MAX(tp) OVER (
-                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             )
             ELSE tp
         END AS tp,
         CASE WHEN :weighted = 1
             THEN MAX(fp) OVER (
-                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             )
             ELSE fp
         END AS fp,

@@ -18,7 +18,7 @@
 -- tn = -7e-15, a negative specificity and an FPR above 1 that at_fpr=1 skipped), so P and N
 -- are the running sums' last values, after the running sums are made non-decreasing (a
 -- running MAX: DuckDB's windowed sums of doubles can round an earlier one an ulp above a
--- later one).
+-- later one; ordered by -point DESC from UNBOUNDED PRECEDING, as in roc_curve.sql).
 -- The origin row carries the diagnostics (the spec's final_when). sqlauc.threshold_metrics
 -- picks the requested points from these rows (a threshold between two scores reads the
 -- point of the next score up).
@@ -45,13 +45,13 @@ monotone AS (
         threshold,
         CASE WHEN :weighted = 1
             THEN MAX(tp) OVER (
-                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             )
             ELSE tp
         END AS tp,
         CASE WHEN :weighted = 1
             THEN MAX(fp) OVER (
-                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
             )
             ELSE fp
         END AS fp,

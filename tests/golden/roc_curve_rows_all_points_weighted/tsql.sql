@@ -179,8 +179,8 @@ WITH sqlauc_input AS (
   SELECT
     point AS point,
     threshold AS threshold,
-    MAX(tp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS tp,
-    MAX(fp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS fp,
+    MAX(tp) OVER (ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+    MAX(fp) OVER (ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
     is_intermediate AS is_intermediate,
     is_origin AS is_origin
   FROM stepped
