@@ -21,7 +21,9 @@
 -- cluster keys to placed and cluster_sums (Formulation.cluster_steps). With several models,
 -- placed and cluster_sums are then rewritten over the input's wide rows (one per input row:
 -- each model's join and sums side by side, one (cluster, slice) grouping for all the models;
--- the same rows and sums: sqlauc/compose/widening.py).
+-- the same rows and sums: sqlauc/compose/widening.py), and cluster_centred and
+-- cluster_totals over its wide per-cluster rows (each model's terms side by side, totalled
+-- per slice: the centring once per (cluster, slice), not per (cluster, slice, model)).
 -- ClickHouse resolves aliases anywhere in a SELECT: no alias here repeats a column name that
 -- another expression of the same SELECT reads.
 WITH score_sums AS (

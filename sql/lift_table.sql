@@ -18,6 +18,11 @@
 --   cumulative_rows_share = rows of this bin and the ones above / T
 --   cumulative_gain = positives of this bin and the ones above / P
 --   cumulative_lift = cumulative_gain / cumulative_rows_share
+-- where the cumulative sums are made non-decreasing (a running MAX: DuckDB's windowed sums of
+-- doubles can round an earlier one an ulp above a later one) and T and P there are the last
+-- bin's cumulative sums, so the last bin's share, gain and lift are 1 exactly, none above
+-- (with weights such as 0.1 the class totals, ordered sums, can differ from the running sums
+-- in the last bit: the last gain was 0.9999999999999996 or 1.0000000000000002).
 -- NULL rule: rows with a NULL label or score are excluded and counted. Without positives the
 -- lifts and gains are NULL. The first row (is_header = 1, bin NULL) carries the diagnostics
 -- (the spec's final_when). Reproducible digits: ordered sums.
@@ -95,8 +100,12 @@ flagged AS (
         CAST(score_high AS DOUBLE) AS score_high,
         CAST(bin_rows AS DOUBLE) AS bin_rows,
         CAST(bin_pos AS DOUBLE) AS bin_pos,
-        CAST(cum_rows AS DOUBLE) AS cum_rows,
-        CAST(cum_pos AS DOUBLE) AS cum_pos,
+        CAST(MAX(cum_rows) OVER (
+            ORDER BY score_high DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS DOUBLE) AS cum_rows,
+        CAST(MAX(cum_pos) OVER (
+            ORDER BY score_high DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS DOUBLE) AS cum_pos,
         0 AS is_header
     FROM running
 )
@@ -109,10 +118,10 @@ SELECT
     flagged.bin_pos / NULLIF(flagged.bin_rows, 0) AS rate,
     flagged.bin_pos / NULLIF(flagged.bin_rows, 0)
         / NULLIF(totals.positives / (totals.positives + totals.negatives), 0) AS lift,
-    flagged.cum_rows / (totals.positives + totals.negatives) AS cumulative_rows_share,
-    flagged.cum_pos / NULLIF(totals.positives, 0) AS cumulative_gain,
-    flagged.cum_pos / NULLIF(totals.positives, 0)
-        / NULLIF(flagged.cum_rows / (totals.positives + totals.negatives), 0) AS cumulative_lift,
+    flagged.cum_rows / MAX(flagged.cum_rows) OVER () AS cumulative_rows_share,
+    flagged.cum_pos / NULLIF(MAX(flagged.cum_pos) OVER (), 0) AS cumulative_gain,
+    flagged.cum_pos / NULLIF(MAX(flagged.cum_pos) OVER (), 0)
+        / NULLIF(flagged.cum_rows / MAX(flagged.cum_rows) OVER (), 0) AS cumulative_lift,
     flagged.is_header,
     CASE WHEN flagged.is_header = 1 THEN totals.positives END AS positives,
     CASE WHEN flagged.is_header = 1 THEN totals.negatives END AS negatives

@@ -11,7 +11,14 @@
 -- (sklearn.metrics.confusion_matrix and precision_recall_fscore_support). A division by zero
 -- gives 0 for precision, recall and f1 (scikit-learn's zero_division default, which warns)
 -- and NULL for fpr, specificity and accuracy (undefined without negatives, or rows).
--- fn and tn are differences of the class totals and the running sums (exact unweighted).
+-- fn and tn are differences of P, N and the running sums (exact unweighted), where P and N
+-- are the last point's tp and fp, scikit-learn's tps[-1] and fps[-1]. Unweighted, these are
+-- the class totals (whole numbers). Weighted, the class totals (ordered sums) can differ
+-- from the running sums in the last bit (weights such as 0.1 gave the lowest threshold
+-- tn = -7e-15, a negative specificity and an FPR above 1 that at_fpr=1 skipped), so P and N
+-- are the running sums' last values, after the running sums are made non-decreasing (a
+-- running MAX: DuckDB's windowed sums of doubles can round an earlier one an ulp above a
+-- later one).
 -- The origin row carries the diagnostics (the spec's final_when). sqlauc.threshold_metrics
 -- picks the requested points from these rows (a threshold between two scores reads the
 -- point of the next score up).
@@ -32,18 +39,39 @@ WITH flagged AS (
         0 AS is_origin
     FROM roc_steps
 ),
+monotone AS (
+    SELECT
+        point,
+        threshold,
+        CASE WHEN :weighted = 1
+            THEN MAX(tp) OVER (
+                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+            )
+            ELSE tp
+        END AS tp,
+        CASE WHEN :weighted = 1
+            THEN MAX(fp) OVER (
+                ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+            )
+            ELSE fp
+        END AS fp,
+        is_origin
+    FROM flagged
+),
 counted_points AS (
     SELECT
-        flagged.point AS point,
-        flagged.threshold AS threshold,
-        flagged.tp AS tp,
-        flagged.fp AS fp,
-        totals.positives - flagged.tp AS fn,
-        totals.negatives - flagged.fp AS tn,
-        totals.positives AS p_total,
-        totals.negatives AS n_total,
-        flagged.is_origin AS is_origin
-    FROM flagged
+        monotone.point AS point,
+        monotone.threshold AS threshold,
+        monotone.tp AS tp,
+        monotone.fp AS fp,
+        CASE WHEN :weighted = 1 THEN MAX(monotone.tp) OVER () ELSE totals.positives END
+            - monotone.tp AS fn,
+        CASE WHEN :weighted = 1 THEN MAX(monotone.fp) OVER () ELSE totals.negatives END
+            - monotone.fp AS tn,
+        CASE WHEN :weighted = 1 THEN MAX(monotone.tp) OVER () ELSE totals.positives END AS p_total,
+        CASE WHEN :weighted = 1 THEN MAX(monotone.fp) OVER () ELSE totals.negatives END AS n_total,
+        monotone.is_origin AS is_origin
+    FROM monotone
     CROSS JOIN totals
 )
 SELECT

@@ -13,8 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from sqlauc.errors import invalid
-from sqlauc.options import Options, plain_scalar, validate
+from sqlauc.options import Options, number_list, plain_scalar, validate
 from sqlauc.records import MetricSpec
+
+#: The options that take a number or several (threshold_metrics' points), held as tuples.
+_POINTS = ("thresholds", "at_fpr", "at_recall")
 
 
 def check_method(spec: MetricSpec, function: str, method: Any) -> None:
@@ -38,6 +41,8 @@ def options_for(spec: MetricSpec, function: str, given: dict[str, Any]) -> Optio
     check_method(spec, function, given.get("method"))
     validate(function, given, required=spec.required)
     given = {k: plain_scalar(v) for k, v in given.items()}  # np.float64(0.1) -> 0.1
+    given |= {k: tuple(float(plain_scalar(x)) for x in number_list(v))
+              for k, v in given.items() if k in _POINTS and v is not None}  # fmt: skip
     names = {k: (v,) if isinstance(v, str) else tuple(v) if isinstance(v, list) else v
              for k, v in given.items() if k in ("scores", "by", "cluster", "metrics")}  # fmt: skip
     for key in ("by", "cluster", "metrics"):

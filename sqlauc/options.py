@@ -120,7 +120,11 @@ def plain_scalar(value: Any) -> Any:
     ``pos_label`` such as ``np.int64(1)`` or ``np.True_`` (what ``df.label.max()`` returns,
     and what scikit-learn takes), a ``max_fpr``, ``ci``, ``level`` or ``eps`` computed with
     NumPy (``np.float64``, ``np.float32``), ``bins`` as ``np.int64``."""
-    if type(value).__module__ == "numpy" and callable(getattr(value, "item", None)):
+    if (
+        type(value).__module__ == "numpy"
+        and getattr(value, "size", 1) == 1
+        and callable(getattr(value, "item", None))
+    ):
         return value.item()
     return value
 
@@ -149,10 +153,20 @@ def _bins(value: Any) -> bool:
     )
 
 
+def number_list(value: Any) -> list[Any]:
+    """The items of a list, tuple or one-dimensional array (a NumPy array, a pandas Series:
+    ``np.linspace(0, 1, 11)`` as ``thresholds``), or ``[value]`` for anything else."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if getattr(value, "ndim", None) == 1 and callable(getattr(value, "tolist", None)):
+        return list(value.tolist())
+    return [value]
+
+
 def _numbers(value: Any, *, low: float = 0.0, high: float = 1.0) -> bool:
-    """A real number (not a bool, not NaN; NumPy's too) in [low, high], or a non-empty list or
-    tuple of them."""
-    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    """A real number (not a bool, not NaN; NumPy's too) in [low, high], or a non-empty list,
+    tuple or one-dimensional array of them."""
+    values = number_list(value)
     if not values:
         return False
     for item in map(plain_scalar, values):

@@ -235,6 +235,22 @@ def file_source(path: str) -> Source:
     return Source("file", exp.Table(this=call), f"file {path!r}")
 
 
+def directory_hint(source: Source) -> str:
+    """For a table name that is not found but names a directory here (``"exports"``: a name
+    without a path separator is a table name), how to read the directory instead; else ""."""
+    relation = source.relation
+    if source.kind != "table" or not isinstance(relation, exp.Table) or relation.db:
+        return ""
+    name = relation.name
+    if not name or not os.path.isdir(name):
+        return ""
+    return (
+        f"; {name!r} is a directory here: a name without a path separator is read as a "
+        f"table name, so to read the directory's files pass {name + '/'!r} or "
+        f"pathlib.Path({name!r})"
+    )
+
+
 def csv_call(source: Source) -> exp.Anonymous | None:
     """The ``read_csv(...)`` call a CSV file source reads; None for any other source."""
     call = source.relation.this if isinstance(source.relation, exp.Table) else None

@@ -124,7 +124,7 @@ def own_names() -> frozenset[str]:
     # joined table or column is named <name>_<k>
     per_model = {*names, widening.HIT, f"{widening.HIT}s"}
     names |= {f"{name}_{k}" for name in per_model for k in range(1, 10)}
-    names.add("cluster_sums_wide")
+    names |= {"cluster_sums_wide", "cluster_totals_wide", "overlay_counts_wide"}
     for record in dialects.records():
         settings = record.query_settings
         names |= set(settings)

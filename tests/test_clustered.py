@@ -315,6 +315,10 @@ def test_widened_sums_are_the_long_ones(monkeypatch, metric):
         long = sqlauc.sql(metric, table="t", con=con, **options)
     fresh()
     assert "cluster_sums_wide" in wide and "cluster_sums_wide" not in long
+    # evaluate's centring and totals, and its overlays' counts, too (Formulation.centred_wide,
+    # overlays_wide)
+    assert ("cluster_totals_wide" in wide) == (metric == "evaluate")
+    assert ("overlay_counts_wide" in wide) == (metric == "evaluate")
 
     def rows(text: str) -> list[str]:
         return sorted(repr(row) for row in con.execute(text).fetchall())

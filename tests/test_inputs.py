@@ -1012,6 +1012,25 @@ def test_directory_of_parquet_files_is_read_as_its_glob(tmp_path, data, expected
         assert row["auc"] == pytest.approx(roc_auc_score(data.y[part], data.s[part]), abs=TOL)
 
 
+@pytest.mark.parametrize("name", ["out", "exports 2024"])
+def test_bare_directory_name_is_a_table_whose_error_says_how_to_read_it(
+    tmp_path, monkeypatch, data, expected, name
+):
+    # a name without a path separator is a table name (documented), so sqlauc.auc(None, "out")
+    # in the directory holding out/ said only "table 'out' not found"; the error now says
+    # how to read the directory, and that reading gives scikit-learn's AUC
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).mkdir()
+    data.frame.to_parquet(tmp_path / name / "part-0.parquet")
+    with pytest.raises(sqlauc.NotFoundError, match=f"{name!r} is a directory here") as info:
+        sqlauc.auc(None, name)
+    suggested = str(info.value).split("pass ")[1].split(" or ")[0].strip("'")
+    assert sqlauc.auc(None, suggested) == pytest.approx(expected["auc"], abs=TOL)
+    with pytest.raises(sqlauc.NotFoundError) as info:
+        sqlauc.auc(None, "no_such_name")
+    assert "directory" not in str(info.value)
+
+
 def test_directory_of_mixed_files_names_a_glob(tmp_path, data):
     data.frame.to_parquet(tmp_path / "a.parquet")
     data.frame.to_csv(tmp_path / "b.csv", index=False)

@@ -72,3 +72,30 @@ def test_no_positive_gives_nan_lifts():
     got = sqlauc.lift_table(None, frame, bins=3, pos_label=1)
     assert got["rate"].tolist() == [0.0, 0.0, 0.0]
     assert got[["lift", "cumulative_gain", "cumulative_lift"]].isna().all().all()
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+@pytest.mark.parametrize("seed", range(6))
+def test_last_bin_is_one_exactly_with_float_weights(con, engine, seed):
+    """The last bin holds every row and positive: its cumulative share, gain and lift are 1
+    exactly and no bin's exceed 1, as the brute-force walk's (whose sums are the same
+    numbers). With weights such as 0.1 the class totals (ordered sums) differed from the
+    running sums in the last bit: the last gain was 0.9999999999999996 or
+    1.0000000000000002."""
+    data = make_data(80 + seed, 300, kind="round2", weights="float")
+    data.w = np.round(data.w, 1)
+    data.frame["w"] = data.w
+    if engine == "duckdb":
+        load(con, "t", data.frame)
+        target = con
+    else:
+        import sqlite3
+
+        target = sqlite3.connect(":memory:")
+        data.frame.to_sql("t", target, index=False)
+    got = sqlauc.lift_table(target, "t", bins=7, weight="w")
+    check(got, data, 7)
+    last = got.iloc[-1]
+    assert (last["cumulative_rows_share"], last["cumulative_gain"]) == (1.0, 1.0)
+    assert last["cumulative_lift"] == 1.0
+    assert (got[["cumulative_rows_share", "cumulative_gain"]] <= 1.0).all().all()

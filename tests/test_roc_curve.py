@@ -292,3 +292,30 @@ def test_curve_frame_is_the_callers_to_write(n):
     pr = sqlauc.precision_recall_curve(duckdb.connect(), data.frame, label="label", score="score")
     pr.iloc[0, 1] = 0.25
     assert pr.iloc[0, 1] == 0.25
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+@pytest.mark.parametrize("seed", range(6))
+def test_rates_end_at_one_exactly_with_float_weights(con, engine, seed, method):
+    """scikit-learn divides by the last cumulative sums (fpr = fps / fps[-1]), so its last
+    point is (1, 1) exactly and no rate exceeds 1. With weights such as 0.1 the class totals
+    (ordered sums) and the running sums may differ in the last bit: the last FPR was
+    1.0000000000000002 (SQLite and DuckDB alike)."""
+    data = make_data(1500 + seed, 300, kind="round2", weights="float")
+    data.w = np.round(data.w, 1)  # 0.1, 0.7, ...: sums of them are rounded
+    data.frame["w"] = data.w
+    if engine == "duckdb":
+        load(con, "t", data.frame)
+        target = con
+    else:
+        import sqlite3
+
+        target = sqlite3.connect(":memory:")
+        data.frame.to_sql("t", target, index=False)
+    for drop in (False, True):
+        curve = sqlauc.roc_curve(target, "t", method=method, weight="w", drop_intermediate=drop)
+        fpr, tpr, _ = sk_curve(data, drop_intermediate=drop)
+        assert (curve["fpr"].iloc[-1], curve["tpr"].iloc[-1]) == (fpr[-1], tpr[-1]) == (1.0, 1.0)
+        assert curve["fpr"].max() <= 1.0 and curve["tpr"].max() <= 1.0
+        np.testing.assert_allclose(curve["fpr"].to_numpy(), fpr, rtol=0, atol=ATOL)
+        np.testing.assert_allclose(curve["tpr"].to_numpy(), tpr, rtol=0, atol=ATOL)

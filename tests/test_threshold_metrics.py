@@ -124,3 +124,74 @@ def test_refusals():
         sqlauc.threshold_metrics(None, frame, at_fpr=1.5)
     with pytest.raises(sqlauc.InvalidParameterError, match="'thresholds' parameter"):
         sqlauc.threshold_metrics(None, frame, thresholds=[math.nan])
+
+
+POINT_FORMS = {
+    "scalar": lambda values: values[0],
+    "numpy scalar": lambda values: np.float64(values[0]),
+    "tuple": tuple,
+    "numpy array": np.array,
+    "pandas Series": pd.Series,
+}
+
+
+@pytest.mark.parametrize("form", list(POINT_FORMS))
+@pytest.mark.parametrize("entry", ["function", "compute"])
+def test_points_given_as_any_sequence(form, entry):
+    """A number, a tuple, a NumPy array (``np.linspace(...)``) or a pandas Series of points,
+    through the function or sqlauc.compute (which raised TypeError on a number and ValueError
+    on an array), each as the list of its numbers."""
+    data = make_data(97, 80, kind="round2")
+    thresholds, at_fpr, at_recall = [0.3, 0.55], [0.1, 1.0], [0.8, 0.0]
+    if form in ("scalar", "numpy scalar"):
+        thresholds, at_fpr, at_recall = thresholds[:1], at_fpr[:1], at_recall[:1]
+    make = POINT_FORMS[form]
+    given = {"thresholds": make(thresholds), "at_fpr": make(at_fpr), "at_recall": make(at_recall)}
+    if entry == "function":
+        got = sqlauc.threshold_metrics(None, data.frame, **given)
+    else:
+        got = sqlauc.compute("threshold_metrics", None, data.frame, **given)
+    check(got, data, thresholds, at_fpr, at_recall)
+
+
+def test_compute_default_is_threshold_one_half():
+    """compute() without a point gives the function's default point, threshold 0.5 (it gave
+    an empty frame)."""
+    data = make_data(98, 60, kind="round2")
+    got = sqlauc.compute("threshold_metrics", None, data.frame)
+    check(got, data, [0.5], [], [])
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "sqlite"])
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("method", METHODS)
+def test_lowest_threshold_with_float_weights(con, engine, seed, method):
+    """With weights such as 0.1, P and N are the running sums' last values (scikit-learn's
+    tps[-1], fps[-1]): at the lowest score tn = fn = 0 exactly and FPR and recall are 1, so
+    at_fpr=1 picks a point of recall 1. The class totals (ordered sums) differed from the
+    running sums in the last bit: tn = -7e-15, a negative specificity, an FPR of
+    1.0000000000000002 that at_fpr=1 skipped for a point of recall 0.8. (Which point of
+    recall 1 is picked can still differ from the brute-force pick: DuckDB's windowed sums
+    may round a plateau of equal running sums differently in its last bit.)"""
+    data = make_data(200 + seed, 300, kind="round2", weights="float")
+    data.w = np.round(data.w, 1)
+    data.frame["w"] = data.w
+    if engine == "duckdb":
+        load(con, "t", data.frame)
+        target = con
+    else:
+        import sqlite3
+
+        target = sqlite3.connect(":memory:")
+        data.frame.to_sql("t", target, index=False)
+    lowest = float(data.s[data.w > 0].min())
+    got = sqlauc.threshold_metrics(target, "t", weight="w", method=method,
+                                   thresholds=[lowest, 0.5], at_fpr=1.0)  # fmt: skip
+    check(got.iloc[:2], data, [lowest, 0.5], [], [])
+    assert (got.loc[0, ["tn", "fn"]] == 0).all() and (got.loc[0, ["fpr", "recall"]] == 1).all()
+    assert got.loc[2, "recall"] == 1.0  # the highest recall within FPR <= 1
+    want = sk_point(data, got.loc[2, "threshold"])
+    for column, value in want.items():
+        assert got.loc[2, column] == pytest.approx(value, abs=TOL, rel=0), column
+    assert (got[["tn", "fn", "specificity"]] >= 0).all().all()
+    assert (got[["fpr", "recall", "specificity"]] <= 1).all().all()

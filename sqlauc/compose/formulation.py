@@ -87,6 +87,17 @@ class Formulation:
         per-model tables and the per-cluster step that groups its rows, rewritten over the
         input's wide rows (one per input row, every model's columns side by side) so the
         clusters are grouped once for all the models (:func:`sqlauc.compose.widening.widen`).
+    centred_wide : (str, str) or None
+        With :attr:`widened`: the step that centres each cluster's sums (the per-cluster step
+        joined to per-(slice, model) sums) and the step that totals the centred terms per
+        (slice, model), rewritten over the wide per-cluster rows too (each model's terms
+        side by side, the totals grouped per slice): one row per cluster for all the models
+        instead of one per model.
+    overlays_wide : bool
+        With :attr:`widened` and :attr:`overlays_apart`: the overlays' counts
+        (``overlay_counts``) grouped per slice over the wide rows, each model's side by side
+        (:func:`sqlauc.compose.wide_overlays.widen_overlays`), so that ``counted`` has one
+        reader, the per-score counts.
     overlays_apart : bool
         Whether the overlays' ``per_key`` columns are counted apart, per key of the
         composition (evaluate's slice and model), in a step of their own over ``counted``
@@ -121,6 +132,8 @@ class Formulation:
     derived: str | None = None
     unshared: Formulation | None = None
     widened: tuple[str, str] | None = None
+    centred_wide: tuple[str, str] | None = None
+    overlays_wide: bool = False
 
 
 @dataclass(frozen=True)

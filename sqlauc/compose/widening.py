@@ -18,8 +18,19 @@ inner SELECT, made a step of its own, ``sqlauc_rows``):
   with a hit: the rows and values of the long grouping, as the aggregates read the same
   values (COUNT, SUM, MIN, MAX of the same rows; exact sums give the same bits).
 
-The rest of the query (the per-score counts, the diagnostics) still reads the long input,
-cross-joined from ``sqlauc_rows`` (a step read twice, which DuckDB computes once: one scan).
+With :attr:`Formulation.centred_wide` (evaluate's ``cluster_centred`` and
+``cluster_totals``), the two steps after them are rewritten over the wide per-cluster rows
+too (``_centre``): the centring step reads ``<step>_wide`` and joins its per-(slice, model)
+table once per model, each model's terms ``CASE WHEN`` the long per-cluster step had that
+row (its hit count above 0 and the join matched), NULL elsewhere; the totals step groups per
+slice with each model's aggregates side by side (``<totals>_wide``), read per model as above.
+The per-cluster step itself (the cross join with the models) is then read by nothing and
+dropped: the centring runs once per (cluster, slice) instead of once per (cluster, slice,
+model), over the same non-NULL values (exact sums: the same bits).
+
+The rest of the query (the per-score counts; the diagnostics but with
+:attr:`Formulation.overlays_wide`) still reads the long input, cross-joined from
+``sqlauc_rows`` (a step read several times, which DuckDB computes once: one scan).
 DuckDB only (the joined formulations run where CTEs are shared and joins hashed); it groups
 K times fewer keys (measured in bench/README.md). Evaluate's and compare's clustered
 formulations are widened (``evaluate_clustered_joined.sql``, ``compare_clustered_joined.sql``:
@@ -37,6 +48,7 @@ from sqlglot import exp
 
 from sqlauc.compose.formulation import COUNTED, INPUT_RELATION, Formulation
 from sqlauc.compose.tree import ctes_of
+from sqlauc.compose.wide_overlays import NotWide, widen_overlays
 
 ROWS = "sqlauc_rows"
 MODELS = "sqlauc_models"
@@ -95,7 +107,7 @@ class _Model:
         return f"{name}_{self.index}"
 
 
-class _Unexpected(Exception):
+class _Unexpected(NotWide):
     """The query is not of the shape :func:`widen` rewrites: it is left as it is."""
 
 
@@ -275,16 +287,22 @@ def _sums_steps(
 
 def widen(tree: exp.Select, formulation: Formulation) -> exp.Select:
     """The query with its :attr:`Formulation.widened` steps over the wide rows (in place;
-    returns the tree); unchanged without them, with one model, or where the query is not of
-    the shape this module rewrites."""
+    returns the tree), its :attr:`Formulation.centred_wide` steps over the wide per-cluster
+    rows and, with :attr:`Formulation.overlays_wide`, the overlays' counts over the wide rows
+    (:mod:`sqlauc.compose.wide_overlays`); unchanged without them, with one model, or where
+    the query is not of the shape this module rewrites."""
     if formulation.widened is None:
         return tree
-    with contextlib.suppress(_Unexpected):
-        _widen(tree, *formulation.widened)
+    with contextlib.suppress(NotWide):
+        models = _widen(tree, *formulation.widened)
+        if formulation.centred_wide is not None:
+            _centre(tree, models, formulation.widened[1], *formulation.centred_wide)
+        if formulation.overlays_wide:
+            widen_overlays(tree, [(m.index, m.code, m.score) for m in models], ROWS, MODELS)
     return tree
 
 
-def _widen(tree: exp.Select, joined_name: str, sums_name: str) -> None:
+def _widen(tree: exp.Select, joined_name: str, sums_name: str) -> list[_Model]:
     steps = _steps(tree)
     if INPUT_RELATION not in steps or f"{sums_name}_wide" in steps or ROWS in steps:
         raise _Unexpected("steps")
@@ -324,3 +342,104 @@ def _widen(tree: exp.Select, joined_name: str, sums_name: str) -> None:
     at = [c.alias for c in expressions].index(sums_name)
     expressions.insert(at, _cte(wide_name, wide_sums))
     steps[sums_name].set("this", per_model)
+    return models
+
+
+def _centred_reader(model: _Model, source: str, columns: set[str], table: str) -> Reader:
+    """The rewrite of one expression of the centring step for ``model``: the per-cluster
+    step's columns (``source``) read from its wide rows, ``table`` as ``<table>_<k>``."""
+    wide = f"{source}_wide"
+
+    def read(node: exp.Expr) -> exp.Expr:
+        if not isinstance(node, exp.Column):
+            return node
+        if node.table == source:
+            if node.name == "model":
+                return model.code.copy()
+            if _is_key(node.name):
+                return exp.column(node.name, table=wide)
+            if node.name in columns:
+                return exp.column(model.column(node.name), table=wide)
+        elif node.table == table:
+            return exp.column(node.name, table=model.names[table])
+        raise _Unexpected(node.sql())
+
+    return read
+
+
+def _centred_step(
+    centred: exp.Select, models: list[_Model], source: str, columns: set[str]
+) -> tuple[exp.Select, list[str]]:
+    """The centring step over the wide per-cluster rows (one per cluster and slice, each
+    model's sums side by side): each model's per-(slice, model) table joined once (``LEFT
+    JOIN``, ``<table>_<k>``), each column once per model, NULL where the long step had no
+    row (the model had no row in the cluster, or the join found none), and
+    ``sqlauc_hit_<k>``, 1 where it had one; and the names of the per-model columns."""
+    joins = centred.args.get("joins") or []
+    origin = centred.args["from_"].this
+    if not (isinstance(origin, exp.Table) and origin.name == source and len(joins) == 1):
+        raise _Unexpected("the centring step reads the per-cluster step joined to one table")
+    table = joins[0].this
+    if not isinstance(table, exp.Table) or table.alias or joins[0].args.get("using"):
+        raise _Unexpected(joins[0].sql())
+    wide_name = f"{source}_wide"
+    keys, per_model = [], []
+    for projection in centred.expressions:
+        inner, name = projection.unalias(), projection.alias_or_name
+        if isinstance(inner, exp.Column) and inner.table == source and _is_key(inner.name):
+            keys.append(exp.alias_(exp.column(inner.name, table=wide_name), name))
+        elif name != "model":
+            per_model.append(projection)
+    wide = exp.select(*keys).from_(wide_name)
+    for model in (_Model(m.index, m.code, m.score, [table.name]) for m in models):
+        read = _centred_reader(model, source, columns, table.name)
+        alias = model.names[table.name]
+        wide = wide.join(
+            exp.alias_(exp.to_table(table.name), alias, table=True),
+            on=_on(joins[0].args["on"], read),
+            join_type="LEFT",
+            copy=False,
+        )
+        hits = exp.column(model.column(HIT + "s"), table=wide_name)
+        hit = exp.and_(exp.GT(this=hits, expression=exp.Literal.number(0)),
+                       exp.column("model", table=alias).is_(exp.null()).not_())  # fmt: skip
+        for projection in per_model:
+            value = projection.unalias().copy().transform(read, copy=False)
+            value = exp.Case(ifs=[exp.If(this=hit.copy(), true=value)])
+            wide.select(exp.alias_(value, model.column(projection.alias_or_name)), copy=False)
+        flag = exp.Case(ifs=[exp.If(this=hit, true=exp.Literal.number(1))])
+        wide.select(exp.alias_(flag, model.column(HIT)), copy=False)
+    return wide, [p.alias_or_name for p in per_model]
+
+
+def _centre(
+    tree: exp.Select, models: list[_Model], sums_name: str, centred_name: str, totals_name: str
+) -> None:
+    """The centring and per-(slice, model) totals steps over the wide per-cluster rows
+    (``<sums>_wide``), as :func:`_widen` made them: the centring per (cluster, slice) with
+    each model's terms side by side (``CASE WHEN`` the long step had that row), the totals
+    grouped per slice with each model's aggregates side by side, then read per model (the
+    same rows and values as the long steps: sums of the same exact values, zeros and NULLs
+    aside). The per-cluster step itself is then read by nothing and dropped."""
+    steps = _steps(tree)
+    if centred_name not in steps or totals_name not in steps:
+        raise _Unexpected("steps")
+    per_model = steps[sums_name].this
+    columns = {p.alias_or_name for p in per_model.expressions if isinstance(p.unalias(), exp.Case)}
+    readers = [
+        name
+        for name, cte in steps.items()
+        if name != centred_name and any(t.name == sums_name for t in cte.this.find_all(exp.Table))
+    ]
+    if readers or any(t.name == sums_name for t in tree.args["from_"].find_all(exp.Table)):
+        raise _Unexpected("the per-cluster step is read by its centring step only")
+    new_centred, names = _centred_step(steps[centred_name].this, models, sums_name, columns)
+    wide_name = f"{totals_name}_wide"
+    wide_totals, totals = _sums_steps(steps[totals_name].this, centred_name, names, models,
+                                      wide_name)  # fmt: skip
+    steps[centred_name].set("this", new_centred)
+    expressions = tree.args["with_"].expressions
+    expressions.remove(steps[sums_name])
+    at = [c.alias for c in expressions].index(totals_name)
+    expressions.insert(at, _cte(wide_name, wide_totals))
+    steps[totals_name].set("this", totals)

@@ -19,7 +19,14 @@ from sqlauc.engines.base import Engine
 from sqlauc.engines.duckdb_csv import check_comments, check_not_empty, header_names
 from sqlauc.engines.duckdb_names import may_be_renamed, parquet_top_level, renamed_from
 from sqlauc.errors import DataError, NotFoundError, SqlaucError
-from sqlauc.sources import FRAME_NAME, Source, csv_call, csv_text_hint, query_hint
+from sqlauc.sources import (
+    FRAME_NAME,
+    Source,
+    csv_call,
+    csv_text_hint,
+    directory_hint,
+    query_hint,
+)
 
 
 def is_duckdb_connection(con: object) -> bool:
@@ -137,7 +144,8 @@ class DuckDBEngine(Engine):
         try:
             yield
         except duckdb.CatalogException as err:
-            raise NotFoundError(f"{source.description} not found: {err}") from None
+            hint = directory_hint(source)
+            raise NotFoundError(f"{source.description} not found: {err}{hint}") from None
         except duckdb.IOException as err:
             if source.kind == "file":
                 raise NotFoundError(f"cannot read {source.description}: {err}") from None

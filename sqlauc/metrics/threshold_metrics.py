@@ -38,13 +38,6 @@ def _params(options: Options) -> dict[str, Param]:
     return {"drop_intermediate": False}  # every point: a threshold may fall on any of them
 
 
-def _as_floats(value: Any) -> tuple[float, ...]:
-    if value is None:
-        return ()
-    values = value if isinstance(value, (list, tuple)) else [value]
-    return tuple(float(v) for v in values)
-
-
 def shape(evaluated: Evaluated) -> pd.DataFrame:
     """The requested points: ``thresholds`` (each the point of the lowest score at or above
     it), then ``at_fpr`` and ``at_recall`` picks, in the order given."""
@@ -56,7 +49,8 @@ def shape(evaluated: Evaluated) -> pd.DataFrame:
     recall = curve["recall"].to_numpy(dtype="float64")
     fpr = curve["fpr"].to_numpy(dtype="float64")
     picks: list[tuple[str, int, float]] = []
-    for t in options.thresholds or ():
+    asked = options.thresholds or options.at_fpr or options.at_recall
+    for t in options.thresholds or (() if asked else (DEFAULT_THRESHOLD,)):
         # thresholds descend: the last point whose threshold is >= t (the origin when none)
         index = int(np.searchsorted(-thresholds, -t, side="right")) - 1
         picks.append((f"threshold={t:g}", index, t))
@@ -166,9 +160,10 @@ def threshold_metrics(
     con, table, label, score, weight, pos_label, where, dialect
         As in :func:`sqlauc.auc`. Rows with a NULL label or score are excluded and counted.
     thresholds : float or list of float, optional
-        Thresholds to evaluate.
+        Thresholds to evaluate (a list, tuple or one-dimensional array: ``np.linspace(0, 1,
+        11)``).
     at_fpr, at_recall : float in [0, 1] or list of them, optional
-        Operating points to pick from the curve.
+        Operating points to pick from the curve (a list, tuple or array).
     method : {"auto", "grouped", "rows"}, default "auto"
         The ROC curve's formulations, as in :func:`sqlauc.roc_curve`.
 
@@ -190,13 +185,8 @@ def threshold_metrics(
     0  threshold=0.3        0.3   2   1   1   0   0.666667     1.0  0.800000
     1         fpr<=0        0.8   1   0   2   1   1.000000     0.5  0.666667
     """
-    if thresholds is None and at_fpr is None and at_recall is None:
-        thresholds = DEFAULT_THRESHOLD
     given: dict[str, Any] = {"label": label, "score": score, "weight": weight,
-                             "pos_label": pos_label, "where": where, "method": method}  # fmt: skip
-    points = {"thresholds": thresholds, "at_fpr": at_fpr, "at_recall": at_recall}
-    from sqlauc.options import validate
-
-    validate("threshold_metrics", points)
-    given |= {k: _as_floats(v) or None for k, v in points.items()}
+                             "pos_label": pos_label, "where": where, "method": method,
+                             "thresholds": thresholds, "at_fpr": at_fpr,
+                             "at_recall": at_recall}  # fmt: skip
     return shape(run_metric(SPEC, con, table, dialect, given))

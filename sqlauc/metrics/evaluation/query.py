@@ -95,6 +95,8 @@ CLUSTERED_JOINED = Formulation(
     weighted=False,
     unshared=CLUSTERED,
     widened=("placed", "cluster_sums"),
+    centred_wide=("cluster_centred", "cluster_totals"),
+    overlays_wide=True,
 )
 #: The columns cluster= adds (evaluate and compare), last.
 CLUSTER_COLUMNS = ("clusters", "design_effect")

@@ -141,8 +141,14 @@ WITH sqlauc_input AS (
     CAST(score_high AS DOUBLE) AS score_high,
     CAST(bin_rows AS DOUBLE) AS bin_rows,
     CAST(bin_pos AS DOUBLE) AS bin_pos,
-    CAST(cum_rows AS DOUBLE) AS cum_rows,
-    CAST(cum_pos AS DOUBLE) AS cum_pos,
+    CAST(MAX(cum_rows) OVER (
+      ORDER BY score_high DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS cum_rows,
+    CAST(MAX(cum_pos) OVER (
+      ORDER BY score_high DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS DOUBLE) AS cum_pos,
     0 AS is_header
   FROM running
 )
@@ -156,13 +162,9 @@ SELECT
   flagged.bin_pos / NULLIF(flagged.bin_rows, 0) / NULLIF(totals.positives / (
     totals.positives + totals.negatives
   ), 0) AS lift,
-  flagged.cum_rows / (
-    totals.positives + totals.negatives
-  ) AS cumulative_rows_share,
-  flagged.cum_pos / NULLIF(totals.positives, 0) AS cumulative_gain,
-  flagged.cum_pos / NULLIF(totals.positives, 0) / NULLIF(flagged.cum_rows / (
-    totals.positives + totals.negatives
-  ), 0) AS cumulative_lift,
+  flagged.cum_rows / MAX(flagged.cum_rows) OVER () AS cumulative_rows_share,
+  flagged.cum_pos / NULLIF(MAX(flagged.cum_pos) OVER (), 0) AS cumulative_gain,
+  flagged.cum_pos / NULLIF(MAX(flagged.cum_pos) OVER (), 0) / NULLIF(flagged.cum_rows / MAX(flagged.cum_rows) OVER (), 0) AS cumulative_lift,
   flagged.is_header,
   CASE WHEN flagged.is_header = 1 THEN totals.positives END AS positives,
   CASE WHEN flagged.is_header = 1 THEN totals.negatives END AS negatives,

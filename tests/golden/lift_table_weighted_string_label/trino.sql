@@ -132,8 +132,8 @@ WITH sqlauc_input AS (
     CAST(score_high AS DOUBLE) AS score_high,
     CAST(bin_rows AS DOUBLE) AS bin_rows,
     CAST(bin_pos AS DOUBLE) AS bin_pos,
-    CAST(cum_rows AS DOUBLE) AS cum_rows,
-    CAST(cum_pos AS DOUBLE) AS cum_pos,
+    CAST(MAX(cum_rows) OVER (ORDER BY score_high DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS cum_rows,
+    CAST(MAX(cum_pos) OVER (ORDER BY score_high DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS cum_pos,
     0 AS is_header
   FROM running
 )
@@ -147,13 +147,9 @@ SELECT
   CAST(CAST(flagged.bin_pos AS DOUBLE) / NULLIF(flagged.bin_rows, 0) AS DOUBLE) / NULLIF(CAST(totals.positives AS DOUBLE) / (
     totals.positives + totals.negatives
   ), 0) AS lift,
-  CAST(flagged.cum_rows AS DOUBLE) / (
-    totals.positives + totals.negatives
-  ) AS cumulative_rows_share,
-  CAST(flagged.cum_pos AS DOUBLE) / NULLIF(totals.positives, 0) AS cumulative_gain,
-  CAST(CAST(flagged.cum_pos AS DOUBLE) / NULLIF(totals.positives, 0) AS DOUBLE) / NULLIF(CAST(flagged.cum_rows AS DOUBLE) / (
-    totals.positives + totals.negatives
-  ), 0) AS cumulative_lift,
+  CAST(flagged.cum_rows AS DOUBLE) / MAX(flagged.cum_rows) OVER () AS cumulative_rows_share,
+  CAST(flagged.cum_pos AS DOUBLE) / NULLIF(MAX(flagged.cum_pos) OVER (), 0) AS cumulative_gain,
+  CAST(CAST(flagged.cum_pos AS DOUBLE) / NULLIF(MAX(flagged.cum_pos) OVER (), 0) AS DOUBLE) / NULLIF(CAST(flagged.cum_rows AS DOUBLE) / MAX(flagged.cum_rows) OVER (), 0) AS cumulative_lift,
   flagged.is_header,
   CASE WHEN flagged.is_header = 1 THEN totals.positives END AS positives,
   CASE WHEN flagged.is_header = 1 THEN totals.negatives END AS negatives,

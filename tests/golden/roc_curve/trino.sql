@@ -68,7 +68,7 @@ WITH sqlauc_input AS (
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS DOUBLE) AS threshold,
@@ -90,6 +90,15 @@ WITH sqlauc_input AS (
     END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
+), flagged AS (
+  SELECT
+    point,
+    threshold,
+    tp AS tp,
+    fp AS fp,
+    is_intermediate,
+    is_origin
+  FROM stepped
 )
 SELECT
   flagged.point,

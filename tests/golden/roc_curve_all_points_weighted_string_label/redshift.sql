@@ -73,7 +73,7 @@ WITH sqlauc_input AS (
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS DOUBLE PRECISION) AS threshold,
@@ -95,17 +95,26 @@ WITH sqlauc_input AS (
     END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
+), flagged AS (
+  SELECT
+    point,
+    threshold,
+    MAX(tp) OVER (ORDER BY point DESC NULLS LAST ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS tp,
+    MAX(fp) OVER (ORDER BY point DESC NULLS LAST ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS fp,
+    is_intermediate,
+    is_origin
+  FROM stepped
 )
 SELECT
   flagged.point,
   flagged.threshold,
   CASE
     WHEN totals.negatives > 0
-    THEN CAST(flagged.fp AS DOUBLE PRECISION) / totals.negatives
+    THEN CAST(flagged.fp AS DOUBLE PRECISION) / MAX(flagged.fp) OVER ()
   END AS fpr,
   CASE
     WHEN totals.positives > 0
-    THEN CAST(flagged.tp AS DOUBLE PRECISION) / totals.positives
+    THEN CAST(flagged.tp AS DOUBLE PRECISION) / MAX(flagged.tp) OVER ()
   END AS tpr,
   flagged.tp,
   flagged.fp,

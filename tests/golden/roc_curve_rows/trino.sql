@@ -160,7 +160,7 @@ WITH sqlauc_input AS (
     ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS DOUBLE) AS threshold,
@@ -182,6 +182,15 @@ WITH sqlauc_input AS (
     END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
+), flagged AS (
+  SELECT
+    point,
+    threshold,
+    tp AS tp,
+    fp AS fp,
+    is_intermediate,
+    is_origin
+  FROM stepped
 )
 SELECT
   flagged.point,

@@ -153,7 +153,7 @@ WITH sqlauc_input AS (
     ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS DOUBLE) AS threshold,
@@ -175,12 +175,21 @@ WITH sqlauc_input AS (
     END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
+), flagged AS (
+  SELECT
+    point,
+    threshold,
+    MAX(tp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS tp,
+    MAX(fp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS fp,
+    is_intermediate,
+    is_origin
+  FROM stepped
 )
 SELECT
   flagged.point,
   flagged.threshold,
-  CASE WHEN totals.negatives > 0 THEN flagged.fp / totals.negatives END AS fpr,
-  CASE WHEN totals.positives > 0 THEN flagged.tp / totals.positives END AS tpr,
+  CASE WHEN totals.negatives > 0 THEN flagged.fp / MAX(flagged.fp) OVER () END AS fpr,
+  CASE WHEN totals.positives > 0 THEN flagged.tp / MAX(flagged.tp) OVER () END AS tpr,
   flagged.tp,
   flagged.fp,
   flagged.is_intermediate,

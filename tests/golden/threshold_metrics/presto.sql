@@ -84,18 +84,26 @@ WITH sqlauc_input AS (
     fp,
     0 AS is_origin
   FROM roc_steps
+), monotone AS (
+  SELECT
+    point,
+    threshold,
+    tp AS tp,
+    fp AS fp,
+    is_origin
+  FROM flagged
 ), counted_points AS (
   SELECT
-    flagged.point AS point,
-    flagged.threshold AS threshold,
-    flagged.tp AS tp,
-    flagged.fp AS fp,
-    totals.positives - flagged.tp AS fn,
-    totals.negatives - flagged.fp AS tn,
+    monotone.point AS point,
+    monotone.threshold AS threshold,
+    monotone.tp AS tp,
+    monotone.fp AS fp,
+    totals.positives - monotone.tp AS fn,
+    totals.negatives - monotone.fp AS tn,
     totals.positives AS p_total,
     totals.negatives AS n_total,
-    flagged.is_origin AS is_origin
-  FROM flagged
+    monotone.is_origin AS is_origin
+  FROM monotone
   CROSS JOIN totals
 )
 SELECT

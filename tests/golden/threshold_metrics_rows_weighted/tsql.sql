@@ -169,18 +169,26 @@ WITH sqlauc_input AS (
     fp,
     0 AS is_origin
   FROM roc_steps
+), monotone AS (
+  SELECT
+    point AS point,
+    threshold AS threshold,
+    MAX(tp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS tp,
+    MAX(fp) OVER (ORDER BY point DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS fp,
+    is_origin AS is_origin
+  FROM flagged
 ), counted_points AS (
   SELECT
-    flagged.point AS point,
-    flagged.threshold AS threshold,
-    flagged.tp AS tp,
-    flagged.fp AS fp,
-    totals.positives - flagged.tp AS fn,
-    totals.negatives - flagged.fp AS tn,
-    totals.positives AS p_total,
-    totals.negatives AS n_total,
-    flagged.is_origin AS is_origin
-  FROM flagged
+    monotone.point AS point,
+    monotone.threshold AS threshold,
+    monotone.tp AS tp,
+    monotone.fp AS fp,
+    MAX(monotone.tp) OVER () - monotone.tp AS fn,
+    MAX(monotone.fp) OVER () - monotone.fp AS tn,
+    MAX(monotone.tp) OVER () AS p_total,
+    MAX(monotone.fp) OVER () AS n_total,
+    monotone.is_origin AS is_origin
+  FROM monotone
   CROSS JOIN totals
 )
 SELECT
