@@ -1,7 +1,9 @@
 -- compare_clustered_joined: compare_clustered.sql's paired test with Obuchowski's (1997)
 -- clustered variance, for unweighted input where each row is joined to both models'
 -- per-score placements (paired_joined.sql over model_placed.sql and baseline_placed.sql:
--- DuckDB, Dialect.shared_ctes and hash_joins); the same integers, so the same digits.
+-- DuckDB, Dialect.shared_ctes and hash_joins); the same integers, so the same digits. On
+-- mostly distinct scores, placed is paired_rows.sql's rows instead, which
+-- paired_rows_placed.sql also gives as model_placed and baseline_placed (a row per "score").
 -- Read compare_clustered.sql for the algebra: e, f, x_i, y_i and the variances are the same.
 --
 -- What differs is where each sum is taken, so that the one step over every (row, cluster)

@@ -57,6 +57,14 @@ def choose(spec: MetricSpec, method: str, dialect: Dialect, sample: sampling.Sam
     return method
 
 
+def choose_variant(spec: MetricSpec, variant: str, sample: sampling.Sample | None) -> str:
+    """The variant to run (pure): the metric's ``distinct_variants`` one when the sample shows
+    mostly distinct keys (compare's ``cluster=`` over the sorted rows), else ``variant``."""
+    if sample is not None and sample.method(spec.distinct_share) == "rank":
+        return spec.distinct_variants[variant]
+    return variant
+
+
 def render(
     spec: MetricSpec, method: str, bound: Bound, options: Options, negative: exp.Expr | None
 ) -> Plan:
@@ -158,7 +166,7 @@ def plan(
     variant = spec.variant(options)
     distinct = spec.formulations.get(spec.distinct_method)
     wants_sample = (
-        variant is None
+        (variant is None or variant[0] in spec.distinct_variants)
         and options.method == "auto"
         and spec.sampled
         and distinct is not None
@@ -184,7 +192,10 @@ def plan(
                 {*keys, "label", "label_value"}, dialect,
             )  # fmt: skip
             sample = sampling.sample(engine, bound.source, sample_input, keys)
-    method = variant[0] if variant else choose(spec, options.method, dialect, sample)
+    if variant:
+        method = choose_variant(spec, variant[0], sample)
+    else:
+        method = choose(spec, options.method, dialect, sample)
     negative: exp.Expr | None = None
     if {**spec.formulations, **spec.variants}[method].uses_negative:
         if bound.label_kind == "bool":

@@ -104,6 +104,10 @@ class MetricSpec:
     option_variants : mapping
         Option name -> the variant it runs when it is not None; with it, ``method`` must be
         ``"auto"`` or ``"grouped"``.
+    distinct_variants : mapping
+        Variant -> the variant ``method="auto"`` runs instead when the sample shows mostly
+        distinct keys (compare's ``cluster=`` over the sorted rows, ``"clustered_rows"``);
+        the sample is taken as for ``distinct_method``.
     method_options : mapping
         Option name -> the method it belongs to (``bins=`` to ``"binned"``): the option must
         be None with any other method.
@@ -151,6 +155,7 @@ class MetricSpec:
     cli_columns: tuple[str, ...] = ()
     variants: Mapping[str, Formulation] = field(default_factory=dict)
     option_variants: Mapping[str, str] = field(default_factory=dict)
+    distinct_variants: Mapping[str, str] = field(default_factory=dict)
     method_options: Mapping[str, str] = field(default_factory=dict)
     keys: Callable[[Options], tuple[str, ...]] | None = None
     unweighted_formulations: Mapping[str, Formulation] = field(default_factory=dict)

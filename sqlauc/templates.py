@@ -63,12 +63,13 @@ def parse(name: str) -> exp.Select:
 
 
 @functools.cache
-def reads(name: str) -> frozenset[str]:
+def reads(name: str, provided: frozenset[str] = frozenset()) -> frozenset[str]:
     """The other templates' relations that template ``name`` reads (e.g. ``auc`` reads
-    ``score_counts``), found as table names, like dbt's ``ref``."""
+    ``score_counts``), found as table names, like dbt's ``ref``; with ``provided``, the
+    relations a formulation's stages name too (compare's ``placed``)."""
     tree = _parsed(name)
     own = {cte.alias for cte in tree.find_all(exp.CTE)}
-    available = set(names())
+    available = set(names()) | provided
     return frozenset(
         t.name for t in tree.find_all(exp.Table) if t.name in available and t.name not in own
     )

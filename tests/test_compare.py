@@ -371,3 +371,44 @@ def test_mostly_distinct_scores_run_over_rows_with_the_same_bits(con, monkeypatc
         assert row.diff == pytest.approx(-diff, abs=TOL)
         assert row.z == pytest.approx(-z, abs=TOL_Z)
         assert row.p_value == pytest.approx(p, abs=TOL_Z)
+
+
+@pytest.mark.parametrize("cluster", ["user", ["user", "g2"]], ids=["one", "two"])
+@pytest.mark.parametrize("scores", [["s_a", "s_b"], ["s_a", "s_b", "s_c"]], ids=["2", "3"])
+def test_mostly_distinct_scores_cluster_over_rows_with_the_same_bits(con, monkeypatch, scores,
+                                                                     cluster):  # fmt: skip
+    """On DuckDB, cluster= on a sample of mostly distinct scores sums the clusters over the
+    placements of the sorted rows (sql/paired_rows.sql, read as the per-score tables by
+    sql/paired_rows_placed.sql); every output column, diagnostics included, equals the joined
+    formulation's (sql/compare_clustered_joined.sql over sql/paired_joined.sql), tie blocks,
+    NULL labels, scores, slices and clusters included, and the table is read once."""
+    rng = np.random.default_rng(37)
+    n = 6000
+    y = rng.random(n) < 0.35
+    frame = pd.DataFrame({"label": y.astype(float), "day": rng.integers(1, 4, n).astype(float),
+                          "user": rng.integers(0, 900, n).astype(float),
+                          "g2": rng.integers(0, 3, n).astype(float)})  # fmt: skip
+    for name, shift in (("s_a", 0.5), ("s_b", 0.6), ("s_c", 0.4)):
+        score = rng.normal(size=n) + shift * y + 0.3 * (frame["user"].to_numpy() % 7 == 0)
+        tied = rng.random(n) < 0.1  # a tenth of the rows in tie blocks
+        frame[name] = np.where(tied, np.round(score, 1), score)
+    frame.loc[5::97, "label"] = np.nan
+    frame.loc[11::89, "day"] = np.nan
+    frame.loc[3::71, "s_a"] = np.nan
+    frame.loc[2::83, "s_c"] = np.nan
+    frame.loc[7::61, "user"] = np.nan
+    frame.loc[13::67, "g2"] = np.nan
+    con.register("frame", frame)
+    con.execute('CREATE TABLE "t" AS SELECT * FROM frame')
+    kwargs = {"scores": scores, "by": "day", "cluster": cluster}
+    over_rows = sqlauc.sql("compare", "t", con=con, **kwargs)
+    monkeypatch.setattr(sqlauc.pipeline, "choose_variant", lambda spec, variant, sample: variant)
+    joined = sqlauc.sql("compare", "t", con=con, **kwargs)
+    monkeypatch.undo()
+    assert "model_ranked" in over_rows and "model_ranked" not in joined
+    assert "model_counts" in joined
+    got = sorted(con.execute(over_rows).fetchall(), key=repr)
+    assert got == sorted(con.execute(joined).fetchall(), key=repr)
+    assert len(got) == 4 * (len(scores) - 1)  # 3 days and the NULL day
+    plan = "\n".join(row[1] for row in con.execute("EXPLAIN " + over_rows).fetchall())
+    assert len(re.findall(r"Table: (memory\.main\.)?t\b", plan)) == 1

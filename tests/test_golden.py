@@ -178,6 +178,13 @@ def test_cases_cover_every_template():
             used |= compose.templates_used(
                 plan.spec.composition(distinct, plan.options, weighted=weighted)
             )
+        # and the variant it runs instead (compare's cluster= over rows: paired_rows_placed.sql)
+        variant = plan.spec.variant(plan.options)
+        if variant is not None and variant[0] in plan.spec.distinct_variants:
+            over_rows = plan.spec.distinct_variants[variant[0]]
+            used |= compose.templates_used(
+                plan.spec.composition(over_rows, plan.options, weighted=weighted)
+            )
     missing = sorted(set(templates.names()) - used)
     assert not missing, f"templates no golden case renders: {missing}; add cases to CASES"
 
@@ -244,12 +251,17 @@ def test_negative_known_structure(metric, options, dialect):
 
 
 @pytest.mark.parametrize("dialect", EXECUTED_DIALECTS)
-@pytest.mark.parametrize("by", [(), (GROUP,)], ids=["unsliced", "by"])
-def test_compare_rows_structure(by, dialect):
+@pytest.mark.parametrize(
+    ("by", "cluster"),
+    [((), ()), ((GROUP,), ()), ((), (GROUP,))],
+    ids=["unsliced", "by", "clustered"],
+)
+def test_compare_rows_structure(by, cluster, dialect):
     # mostly distinct sampled scores: compare's placements over the sorted rows where the
-    # joined formulation runs (DuckDB), the linear chain elsewhere, sampled or not
+    # joined formulation runs (DuckDB), the linear chain elsewhere, sampled or not; with
+    # cluster=, the clusters summed over those rows
     record = dialects.get(dialect)
-    options = Options(label=LABEL, scores=(SCORE, GROUP_WEIGHT), by=by)
+    options = Options(label=LABEL, scores=(SCORE, GROUP_WEIGHT), by=by, cluster=cluster)
     plan = pipeline.plan(
         metrics.get("compare"),
         options,
@@ -258,7 +270,10 @@ def test_compare_rows_structure(by, dialect):
         dialect=record,
     )
     runs_rows = record.shared_ctes and record.hash_joins
-    assert plan.method == ("rows" if runs_rows else "grouped")
+    if not cluster:
+        assert plan.method == ("rows" if runs_rows else "grouped")
+    else:
+        assert plan.method == ("clustered_rows" if runs_rows else "clustered")
     assert ("model_ranked" in plan.sql) == runs_rows
     assert structure.problems(plan.sql, dialect) == []
 

@@ -59,7 +59,7 @@ def stages(formulation: Formulation) -> list[tuple[str, str]]:
 
     def visit(relation: str) -> None:
         template = provided.get(relation, relation)
-        for read in sorted(templates.reads(template)):
+        for read in sorted(templates.reads(template, frozenset(provided))):
             visit(read)
         if (relation, template) not in order:
             order.append((relation, template))

@@ -41,7 +41,8 @@ def add_key(select: exp.Select, key: str = GROUP_KEY, *, joined: bool = True) ->
     """Add the key column to one SELECT of a stage (in place): to its windows' PARTITION BY,
     to its GROUP BY (one is added where it aggregates without one), to its joins' ON (both
     sides carry it: a key of every stage; ``joined=False`` for a key of the FROM relation
-    only, the cluster columns), and to its projection, first, unless a ``*`` carries it
+    only, the cluster columns, which no window is partitioned by either: a row's placement
+    is over every row of its slice), and to its projection, first, unless a ``*`` carries it
     already.
 
     A join is written with ON, and the key is joined NULL-safely (``IS NOT DISTINCT FROM``: a
@@ -61,7 +62,7 @@ def add_key(select: exp.Select, key: str = GROUP_KEY, *, joined: bool = True) ->
         join.set("on", exp.and_(on, same, copy=False))
     column = exp.column(key, table=source)
     for window in select.find_all(exp.Window):
-        if window.find_ancestor(exp.Select) is not select:
+        if not joined or window.find_ancestor(exp.Select) is not select:
             continue
         partition = list(window.args.get("partition_by") or [])
         window.set("partition_by", [column.copy(), *partition])

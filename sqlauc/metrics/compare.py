@@ -9,8 +9,10 @@ placements are computed over the sorted rows instead (``sql/paired_rows.sql``: n
 table as long as the rows); elsewhere one linear chain puts the placements on the distinct
 (baseline score, model score) pairs (``sql/paired_combos.sql``), so the table is read once on
 every engine. Either way ``sql/compare.sql`` sums the test from integer placements (with
-``cluster=``, per cluster: ``sql/compare_clustered_joined.sql`` over the joined rows,
-``sql/compare_clustered.sql`` over the chain; both end in ``sql/clustered_diff.sql``). That is
+``cluster=``, per cluster: ``sql/compare_clustered_joined.sql`` over the joined rows, or over
+the sorted rows' placements when the sample shows mostly distinct scores
+(``sql/paired_rows_placed.sql``), ``sql/compare_clustered.sql`` over the chain; all end in
+``sql/clustered_diff.sql``). That is
 for unweighted input, whose placements are row counts; weighted input runs
 ``sql/compare_weighted.sql``, the chain over the pairs with its sums in DOUBLE, since an integer
 weight of 1e12 or 4e15 is a frequency weight too and would take integer placements out of a
@@ -124,6 +126,27 @@ CLUSTERED = Formulation(
     widened=("placed", "cluster_sums"),
 )
 
+#: What cluster= runs on unweighted input whose sampled scores are mostly distinct: the
+#: per-cluster sums of sql/compare_clustered_joined.sql over the placements of the sorted rows
+#: (sql/paired_rows.sql, as ROWS), the per-(slice, model) sums over the same rows read as the
+#: per-score tables (sql/paired_rows_placed.sql); the cluster keys are carried through the
+#: row steps of paired_rows.sql (not their windows, ties nor joins). The linear chain elsewhere.
+CLUSTERED_ROWS = Formulation(
+    "compare_clustered_joined",
+    per_key="model_ties",
+    counted_keys=("baseline_score",),
+    stages=(
+        ("placed", "paired_rows"),
+        ("model_placed", "paired_rows_placed"),
+        ("baseline_placed", "paired_rows_placed"),
+    ),
+    rows=True,
+    cluster_steps=("model_ranked", "model_ordered", "baseline_ordered", "placed", "cluster_sums"),
+    overlays_apart=True,
+    weighted=False,
+    unshared=CLUSTERED_COMBOS,
+)
+
 
 def compare_params(options: Options) -> dict[str, Param]:
     """``:z``, the normal quantile of the interval's level."""
@@ -197,9 +220,14 @@ SPEC = MetricSpec(
     name="compare",
     what="the comparison",
     formulations={"grouped": WEIGHTED, "rows": ROWS},
-    variants={"clustered": CLUSTERED_COMBOS},
-    unweighted_formulations={"grouped": GROUPED, "clustered": CLUSTERED},
+    variants={"clustered": CLUSTERED_COMBOS, "clustered_rows": CLUSTERED_COMBOS},
+    unweighted_formulations={
+        "grouped": GROUPED,
+        "clustered": CLUSTERED,
+        "clustered_rows": CLUSTERED_ROWS,
+    },
     option_variants={"cluster": "clustered"},
+    distinct_variants={"clustered": "clustered_rows"},
     shape=shape,
     parameters=(
         "label",
