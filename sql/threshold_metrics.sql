@@ -18,60 +18,25 @@
 -- tn = -7e-15, a negative specificity and an FPR above 1 that at_fpr=1 skipped), so P and N
 -- are the running sums' last values, after the running sums are made non-decreasing (a
 -- running MAX: DuckDB's windowed sums of doubles can round an earlier one an ulp above a
--- later one; ordered by -point DESC from UNBOUNDED PRECEDING, as in roc_curve.sql).
+-- later one), the shared stage sql/roc_points.sql (the origin and the points, as roc_curve.sql
+-- reads them).
 -- The origin row carries the diagnostics (the spec's final_when). sqlauc.threshold_metrics
 -- picks the requested points from these rows (a threshold between two scores reads the
 -- point of the next score up).
-WITH flagged AS (
+WITH counted_points AS (
     SELECT
-        0 AS point,
-        CAST(NULL AS DOUBLE) AS threshold,
-        CAST(0 AS DOUBLE) AS tp,
-        CAST(0 AS DOUBLE) AS fp,
-        1 AS is_origin
-    FROM totals
-    UNION ALL
-    SELECT
-        point,
-        CAST(threshold AS DOUBLE) AS threshold,
-        tp,
-        fp,
-        0 AS is_origin
-    FROM roc_steps
-),
-monotone AS (
-    SELECT
-        point,
-        threshold,
-        CASE WHEN :weighted = 1
-            THEN MAX(tp) OVER (
-                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-            )
-            ELSE tp
-        END AS tp,
-        CASE WHEN :weighted = 1
-            THEN MAX(fp) OVER (
-                ORDER BY -point DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-            )
-            ELSE fp
-        END AS fp,
-        is_origin
-    FROM flagged
-),
-counted_points AS (
-    SELECT
-        monotone.point AS point,
-        monotone.threshold AS threshold,
-        monotone.tp AS tp,
-        monotone.fp AS fp,
-        CASE WHEN :weighted = 1 THEN MAX(monotone.tp) OVER () ELSE totals.positives END
-            - monotone.tp AS fn,
-        CASE WHEN :weighted = 1 THEN MAX(monotone.fp) OVER () ELSE totals.negatives END
-            - monotone.fp AS tn,
-        CASE WHEN :weighted = 1 THEN MAX(monotone.tp) OVER () ELSE totals.positives END AS p_total,
-        CASE WHEN :weighted = 1 THEN MAX(monotone.fp) OVER () ELSE totals.negatives END AS n_total,
-        monotone.is_origin AS is_origin
-    FROM monotone
+        roc_points.point AS point,
+        roc_points.threshold AS threshold,
+        roc_points.tp AS tp,
+        roc_points.fp AS fp,
+        CASE WHEN :weighted = 1 THEN MAX(roc_points.tp) OVER () ELSE totals.positives END
+            - roc_points.tp AS fn,
+        CASE WHEN :weighted = 1 THEN MAX(roc_points.fp) OVER () ELSE totals.negatives END
+            - roc_points.fp AS tn,
+        CASE WHEN :weighted = 1 THEN MAX(roc_points.tp) OVER () ELSE totals.positives END AS p_total,
+        CASE WHEN :weighted = 1 THEN MAX(roc_points.fp) OVER () ELSE totals.negatives END AS n_total,
+        roc_points.is_origin AS is_origin
+    FROM roc_points
     CROSS JOIN totals
 )
 SELECT

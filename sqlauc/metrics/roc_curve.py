@@ -93,7 +93,7 @@ SPEC = MetricSpec(
     formulations=FORMULATIONS,
     shape=shape,
     parameters=(*COMMON_PARAMETERS, "drop_intermediate", "method"),
-    final_when="flagged.is_origin = 1",
+    final_when="roc_points.is_origin = 1",
     params=_params,
     # auto: the sample picks "rows" for mostly distinct scores; the distributed dialects
     # (default_method "bucketed", which the ROC curve does not have) keep "grouped"

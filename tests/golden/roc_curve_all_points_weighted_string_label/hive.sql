@@ -95,7 +95,7 @@ WITH sqlauc_input AS (
     END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
-), flagged AS (
+), roc_points AS (
   SELECT
     point,
     threshold,
@@ -106,26 +106,26 @@ WITH sqlauc_input AS (
   FROM stepped
 )
 SELECT
-  flagged.point,
-  flagged.threshold,
-  CASE WHEN totals.negatives > 0 THEN flagged.fp / MAX(flagged.fp) OVER () END AS fpr,
-  CASE WHEN totals.positives > 0 THEN flagged.tp / MAX(flagged.tp) OVER () END AS tpr,
-  flagged.tp,
-  flagged.fp,
-  flagged.is_intermediate,
-  CASE WHEN flagged.is_origin = 1 THEN totals.positives END AS positives,
-  CASE WHEN flagged.is_origin = 1 THEN totals.negatives END AS negatives,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_rows AS BIGINT) END AS n_rows,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_used AS BIGINT) END AS n_used,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_excluded AS BIGINT) END AS n_excluded,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_null_label AS BIGINT) END AS n_null_label,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_null_score AS BIGINT) END AS n_null_score,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_nonfinite_score AS BIGINT) END AS n_nonfinite_score,
-  CASE WHEN flagged.is_origin = 1 THEN CAST(n_bad_weight AS BIGINT) END AS n_bad_weight,
-  CASE WHEN flagged.is_origin = 1 THEN max_label_code END AS max_label_code,
-  CASE WHEN flagged.is_origin = 1 THEN neg_label_min END AS neg_label_min,
-  CASE WHEN flagged.is_origin = 1 THEN neg_label_max END AS neg_label_max
-FROM flagged
+  roc_points.point,
+  roc_points.threshold,
+  CASE WHEN totals.negatives > 0 THEN roc_points.fp / MAX(roc_points.fp) OVER () END AS fpr,
+  CASE WHEN totals.positives > 0 THEN roc_points.tp / MAX(roc_points.tp) OVER () END AS tpr,
+  roc_points.tp,
+  roc_points.fp,
+  roc_points.is_intermediate,
+  CASE WHEN roc_points.is_origin = 1 THEN totals.positives END AS positives,
+  CASE WHEN roc_points.is_origin = 1 THEN totals.negatives END AS negatives,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_rows AS BIGINT) END AS n_rows,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_used AS BIGINT) END AS n_used,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_excluded AS BIGINT) END AS n_excluded,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_null_label AS BIGINT) END AS n_null_label,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_null_score AS BIGINT) END AS n_null_score,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_nonfinite_score AS BIGINT) END AS n_nonfinite_score,
+  CASE WHEN roc_points.is_origin = 1 THEN CAST(n_bad_weight AS BIGINT) END AS n_bad_weight,
+  CASE WHEN roc_points.is_origin = 1 THEN max_label_code END AS max_label_code,
+  CASE WHEN roc_points.is_origin = 1 THEN neg_label_min END AS neg_label_min,
+  CASE WHEN roc_points.is_origin = 1 THEN neg_label_max END AS neg_label_max
+FROM roc_points
 CROSS JOIN totals
 ORDER BY
-  flagged.point NULLS LAST
+  roc_points.point NULLS LAST

@@ -68,12 +68,13 @@ WITH sqlauc_input AS (
   FROM score_counts
   WHERE
     NOT score IS NULL AND pos_w + neg_w > 0
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS DOUBLE PRECISION) AS threshold,
     CAST(0 AS DOUBLE PRECISION) AS tp,
     CAST(0 AS DOUBLE PRECISION) AS fp,
+    0 AS is_intermediate,
     1 AS is_origin
   FROM totals
   UNION ALL
@@ -82,28 +83,34 @@ WITH sqlauc_input AS (
     CAST(threshold AS DOUBLE PRECISION) AS threshold,
     tp,
     fp,
+    CASE
+      WHEN is_first = 0 AND in_pos_w = out_pos_w AND in_neg_w = out_neg_w
+      THEN 1
+      ELSE 0
+    END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
-), monotone AS (
+), roc_points AS (
   SELECT
     point,
     threshold,
     tp AS tp,
     fp AS fp,
+    is_intermediate,
     is_origin
-  FROM flagged
+  FROM stepped
 ), counted_points AS (
   SELECT
-    monotone.point AS point,
-    monotone.threshold AS threshold,
-    monotone.tp AS tp,
-    monotone.fp AS fp,
-    totals.positives - monotone.tp AS fn,
-    totals.negatives - monotone.fp AS tn,
+    roc_points.point AS point,
+    roc_points.threshold AS threshold,
+    roc_points.tp AS tp,
+    roc_points.fp AS fp,
+    totals.positives - roc_points.tp AS fn,
+    totals.negatives - roc_points.fp AS tn,
     totals.positives AS p_total,
     totals.negatives AS n_total,
-    monotone.is_origin AS is_origin
-  FROM monotone
+    roc_points.is_origin AS is_origin
+  FROM roc_points
   CROSS JOIN totals
 )
 SELECT

@@ -153,12 +153,13 @@ WITH sqlauc_input AS (
     ON ends.next_tied = 1 AND nxt.block_score = ends.next_score
   WHERE
     ends.is_end = 1
-), flagged AS (
+), stepped AS (
   SELECT
     0 AS point,
     CAST(NULL AS BINARY_DOUBLE) AS threshold,
     CAST(0 AS BINARY_DOUBLE) AS tp,
     CAST(0 AS BINARY_DOUBLE) AS fp,
+    0 AS is_intermediate,
     1 AS is_origin
   FROM totals
   UNION ALL
@@ -167,28 +168,34 @@ WITH sqlauc_input AS (
     CAST(threshold AS BINARY_DOUBLE) AS threshold,
     tp,
     fp,
+    CASE
+      WHEN is_first = 0 AND in_pos_w = out_pos_w AND in_neg_w = out_neg_w
+      THEN 1
+      ELSE 0
+    END AS is_intermediate,
     0 AS is_origin
   FROM roc_steps
-), monotone AS (
+), roc_points AS (
   SELECT
     point,
     threshold,
     MAX(tp) OVER (ORDER BY -point DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
     MAX(fp) OVER (ORDER BY -point DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+    is_intermediate,
     is_origin
-  FROM flagged
+  FROM stepped
 ), counted_points AS (
   SELECT
-    monotone.point AS point,
-    monotone.threshold AS threshold,
-    monotone.tp AS tp,
-    monotone.fp AS fp,
-    MAX(monotone.tp) OVER () - monotone.tp AS fn,
-    MAX(monotone.fp) OVER () - monotone.fp AS tn,
-    MAX(monotone.tp) OVER () AS p_total,
-    MAX(monotone.fp) OVER () AS n_total,
-    monotone.is_origin AS is_origin
-  FROM monotone
+    roc_points.point AS point,
+    roc_points.threshold AS threshold,
+    roc_points.tp AS tp,
+    roc_points.fp AS fp,
+    MAX(roc_points.tp) OVER () - roc_points.tp AS fn,
+    MAX(roc_points.fp) OVER () - roc_points.fp AS tn,
+    MAX(roc_points.tp) OVER () AS p_total,
+    MAX(roc_points.fp) OVER () AS n_total,
+    roc_points.is_origin AS is_origin
+  FROM roc_points
   CROSS JOIN totals
 )
 SELECT
